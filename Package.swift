@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+// snap-poem: photograph a poem, get it back as text, make it your own.
+import PackageDescription
+
+let package = Package(
+    name: "snap-poem",
+    products: [
+        .library(name: "SnapPoem", targets: ["SnapPoem"]),
+        .executable(name: "snap-poem", targets: ["snap-poem"]),
+    ],
+    targets: [
+        // Tesseract's C API and Leptonica in one module, so `Pix` is one complete type
+        // shared by both. Only `SnapPoem` imports it; nothing C leaks into its public API.
+        .systemLibrary(
+            name: "CTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
+        ),
+        .target(
+            name: "SnapPoem",
+            dependencies: ["CTesseract"]
+        ),
+        // The command line as a library that returns an exit code, so tests run it in-process.
+        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem"]),
+        .executableTarget(name: "snap-poem", dependencies: ["SnapPoemCLI"]),
+        .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem"]),
+        .testTarget(name: "SnapPoemCLITests", dependencies: ["SnapPoemCLI", "SnapPoem"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,74 @@
+import CTesseract
+import Foundation
+
+/// A decoded image, upright, ready for preprocessing or recognition.
+///
+/// A value type over an immutable, uniquely owned Leptonica image: copies are cheap and safe
+/// to send between tasks. Every transformation (`Image/ImagePreprocessor.swift`) returns a
+/// new `PoemImage`; none modifies the original, and no C type appears in this API.
+public struct PoemImage: Sendable {
+    let pix: PixImage
+
+    init(pix: PixImage) {
+        self.pix = pix
+    }
+
+    /// Width in pixels.
+    public var width: Int { pix.width }
+    /// Height in pixels.
+    public var height: Int { pix.height }
+    /// Bits per pixel (1 for black and white, 8 for grey, 32 for colour).
+    public var bitsPerPixel: Int { pix.depth }
+
+    /// Encodes the image as PNG (`pixWriteMem`), e.g. to save exactly what Tesseract saw.
+    public func pngData() -> Data {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let status = pixWriteMem(&bytes, &size, pix.pointer, Int32(IFF_PNG))
+        guard status == 0, let bytes else {
+            preconditionFailure("Leptonica could not encode a \(width)×\(height) image as PNG")
+        }
+        defer { free(bytes) }
+        return Data(bytes: bytes, count: size)
+    }
+}
+
+/// Facts about a decoded image, reported in results and the JSON export.
+public struct ImageFacts: Sendable, Equatable, Codable {
+    /// The format found from the file's bytes.
+    public var format: ImageFormat
+    /// Width of the file's stored pixels.
+    public var storedWidth: Int
+    /// Height of the file's stored pixels.
+    public var storedHeight: Int
+    /// The EXIF orientation that was applied while decoding (`up` when there was none).
+    public var orientation: ExifOrientation
+
+    /// Creates a record of an image's facts.
+    public init(format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ExifOrientation) {
+        self.format = format
+        self.storedWidth = storedWidth
+        self.storedHeight = storedHeight
+        self.orientation = orientation
+    }
+}
+
+/// Bounds checked against an image's header before any pixel is decoded, so that a huge or
+/// hostile file is refused with a message rather than exhausting memory.
+public struct ImageLimits: Sendable, Equatable {
+    /// The most pixels (width × height) an image may have. Default: 150 megapixels
+    /// (a 108 MP phone photo passes; decoding costs up to 4 bytes a pixel).
+    public var maxPixels: Int
+    /// The longest side allowed, in pixels. Default 65 000.
+    public var maxSide: Int
+
+    /// Creates limits; both must be positive.
+    public init(maxPixels: Int = 150_000_000, maxSide: Int = 65_000) {
+        precondition(maxPixels > 0 && maxSide > 0, "image limits must be positive")
+        self.maxPixels = maxPixels
+        self.maxSide = maxSide
+    }
+
+    /// The defaults described above.
+    public static let standard = ImageLimits()
+}

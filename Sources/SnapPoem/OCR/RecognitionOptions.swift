@@ -1,0 +1,127 @@
+import CTesseract
+
+/// Tesseract's page segmentation modes, by name (the CLI also takes their numbers, 0–13).
+public enum PageSegmentationMode: Int, Sendable, Codable, CaseIterable {
+    /// 0: orientation and script detection only, no text.
+    case osdOnly = 0
+    /// 1: automatic page segmentation with orientation and script detection.
+    case autoWithOSD = 1
+    /// 2: automatic page segmentation, no OSD and no recognition.
+    case autoOnly = 2
+    /// 3: fully automatic page segmentation, without OSD (the default).
+    case auto = 3
+    /// 4: a single column of text of variable sizes.
+    case singleColumn = 4
+    /// 5: a single uniform block of vertically aligned text.
+    case singleBlockVerticalText = 5
+    /// 6: a single uniform block of text.
+    case singleBlock = 6
+    /// 7: a single text line.
+    case singleLine = 7
+    /// 8: a single word.
+    case singleWord = 8
+    /// 9: a single word in a circle.
+    case circleWord = 9
+    /// 10: a single character.
+    case singleCharacter = 10
+    /// 11: sparse text: as much text as possible, in no particular order.
+    case sparseText = 11
+    /// 12: sparse text with OSD.
+    case sparseTextWithOSD = 12
+    /// 13: a raw line, bypassing Tesseract-specific hacks.
+    case rawLine = 13
+
+    /// The kebab-case name used on the command line, e.g. `single-block`.
+    public var name: String {
+        switch self {
+        case .osdOnly: "osd-only"
+        case .autoWithOSD: "auto-osd"
+        case .autoOnly: "auto-only"
+        case .auto: "auto"
+        case .singleColumn: "single-column"
+        case .singleBlockVerticalText: "single-block-vertical"
+        case .singleBlock: "single-block"
+        case .singleLine: "single-line"
+        case .singleWord: "single-word"
+        case .circleWord: "circle-word"
+        case .singleCharacter: "single-char"
+        case .sparseText: "sparse-text"
+        case .sparseTextWithOSD: "sparse-text-osd"
+        case .rawLine: "raw-line"
+        }
+    }
+
+    /// Parses a name (`single-block`) or a number (`6`).
+    public init?(argument: String) {
+        if let number = Int(argument), let mode = PageSegmentationMode(rawValue: number) {
+            self = mode
+        } else if let mode = Self.allCases.first(where: { $0.name == argument }) {
+            self = mode
+        } else {
+            return nil
+        }
+    }
+
+    var tesseractValue: TessPageSegMode { TessPageSegMode(UInt32(rawValue)) }
+}
+
+/// Which of Tesseract's recognisers to run.
+public enum EngineMode: String, Sendable, Codable, CaseIterable {
+    /// The LSTM neural network (the default; the only one in "fast" and "best" data).
+    case lstm
+    /// The legacy character classifier; needs traineddata that includes it.
+    case legacy
+    /// Both, combined.
+    case combined
+
+    var tesseractValue: TessOcrEngineMode {
+        switch self {
+        case .lstm: OEM_LSTM_ONLY
+        case .legacy: OEM_TESSERACT_ONLY
+        case .combined: OEM_TESSERACT_LSTM_COMBINED
+        }
+    }
+}
+
+/// What an engine is started with: fixed for its lifetime, because Tesseract loads models once.
+public struct EngineConfiguration: Sendable, Equatable {
+    /// The languages to load. Default `eng+fra`.
+    public var languages: LanguageSet
+    /// Where the traineddata is; nil resolves it in the documented order at start.
+    public var tessdataDirectory: String?
+    /// The recogniser. Default `.lstm`.
+    public var engineMode: EngineMode
+    /// Tesseract variables set at start (`-c name=value`); an unknown name is an error.
+    public var variables: [String: String]
+
+    /// Creates an engine configuration.
+    public init(
+        languages: LanguageSet = .englishAndFrench,
+        tessdataDirectory: String? = nil,
+        engineMode: EngineMode = .lstm,
+        variables: [String: String] = [:]
+    ) {
+        self.languages = languages
+        self.tessdataDirectory = tessdataDirectory
+        self.engineMode = engineMode
+        self.variables = variables
+    }
+}
+
+/// What each recognition is asked to do.
+public struct RecognitionOptions: Sendable, Equatable {
+    /// How Tesseract finds the text on the page. Default `.auto` (3).
+    public var pageSegmentation: PageSegmentationMode
+    /// The resolution to assume, in dots per inch. Default 300; Tesseract uses it to judge
+    /// sizes and stops warning that it must estimate it.
+    public var dotsPerInch: Int
+    /// The longest the recognition may take, or nil for no limit.
+    public var timeLimit: Duration?
+
+    /// Creates recognition options.
+    public init(pageSegmentation: PageSegmentationMode = .auto, dotsPerInch: Int = 300, timeLimit: Duration? = nil) {
+        self.pageSegmentation = pageSegmentation
+        self.dotsPerInch = dotsPerInch
+        self.timeLimit = timeLimit
+    }
+}

@@ -1,0 +1,97 @@
+/// A rectangle in the recognised image's pixel coordinates (origin at the top left).
+public struct BoundingBox: Sendable, Equatable, Hashable, Codable {
+    /// Left edge, inclusive.
+    public var left: Int
+    /// Top edge, inclusive.
+    public var top: Int
+    /// Right edge, exclusive.
+    public var right: Int
+    /// Bottom edge, exclusive.
+    public var bottom: Int
+
+    /// Creates a box from its edges.
+    public init(left: Int, top: Int, right: Int, bottom: Int) {
+        self.left = left
+        self.top = top
+        self.right = right
+        self.bottom = bottom
+    }
+
+    /// Width in pixels.
+    public var width: Int { right - left }
+    /// Height in pixels.
+    public var height: Int { bottom - top }
+}
+
+/// One recognised word.
+public struct RecognizedWord: Sendable, Equatable, Codable {
+    /// The word's text, as Tesseract read it.
+    public var text: String
+    /// Tesseract's confidence, 0–100.
+    public var confidence: Double
+    /// Where the word is in the image that was recognised.
+    public var boundingBox: BoundingBox
+}
+
+/// One recognised line of text.
+public struct RecognizedLine: Sendable, Equatable, Codable {
+    /// The line's words, left to right.
+    public var words: [RecognizedWord]
+    /// Where the line is.
+    public var boundingBox: BoundingBox
+    /// Tesseract's confidence for the line, 0–100.
+    public var confidence: Double
+
+    /// The words joined by single spaces.
+    public var text: String { words.map(\.text).joined(separator: " ") }
+}
+
+/// One paragraph: for a poem, usually a stanza.
+public struct RecognizedParagraph: Sendable, Equatable, Codable {
+    /// The paragraph's lines, top to bottom.
+    public var lines: [RecognizedLine]
+    /// Where the paragraph is.
+    public var boundingBox: BoundingBox
+}
+
+/// One block of text found by page layout analysis.
+public struct RecognizedBlock: Sendable, Equatable, Codable {
+    /// The block's paragraphs, in reading order.
+    public var paragraphs: [RecognizedParagraph]
+    /// Where the block is.
+    public var boundingBox: BoundingBox
+}
+
+/// Everything Tesseract recognised on one page.
+public struct RecognizedPage: Sendable, Equatable, Codable {
+    /// The page's text as Tesseract lays it out: lines separated by newlines, paragraphs by a
+    /// blank line. Partial when `timedOut`.
+    public var text: String
+    /// Tesseract's mean word confidence, 0–100 (`TessBaseAPIMeanTextConf`); 0 when no text.
+    public var meanConfidence: Int
+    /// The layout: blocks → paragraphs → lines → words.
+    public var blocks: [RecognizedBlock]
+    /// True when the time limit stopped recognition; `text` then holds what was read so far.
+    public var timedOut: Bool
+    /// Width of the image that was recognised.
+    public var imageWidth: Int
+    /// Height of the image that was recognised.
+    public var imageHeight: Int
+
+    /// Every word on the page in reading order.
+    public var words: [RecognizedWord] {
+        blocks.flatMap { $0.paragraphs.flatMap { $0.lines.flatMap(\.words) } }
+    }
+
+    /// Every line on the page in reading order.
+    public var lines: [RecognizedLine] {
+        blocks.flatMap { $0.paragraphs.flatMap(\.lines) }
+    }
+
+    /// Whether any word with visible characters was found. A blank page can still yield an
+    /// empty "word" with a high confidence, so neither `meanConfidence` nor `words.count`
+    /// alone can tell.
+    public var hasText: Bool {
+        words.contains { word in word.text.contains { !$0.isWhitespace } }
+    }
+}

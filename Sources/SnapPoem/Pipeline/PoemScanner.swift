@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+
+/// The whole pipeline: image file → decoded image → preprocessed image → recognised page →
+/// personalised poem.
+///
+/// A scanner owns one `Recognizer` (one Tesseract engine, models loaded once) and reuses it
+/// for every scan. It is `Sendable`; scans through one scanner run one at a time, so for
+/// parallel batches create one scanner per worker.
+public final class PoemScanner: Sendable {
+    /// What every scan does.
+    public let configuration: ScanConfiguration
+    /// The engine this scanner recognises with.
+    public let recognizer: Recognizer
+
+    /// Starts the engine for `configuration`.
+    ///
+    /// - Throws: `SnapPoemError` when the tessdata or a language is missing, or Tesseract
+    ///   cannot start.
+    public init(configuration: ScanConfiguration = ScanConfiguration()) async throws(SnapPoemError) {
+        self.configuration = configuration
+        self.recognizer = try await Recognizer(configuration: configuration.engine)
+    }
+
+    /// Reads the poem in the image file at `path` (`"-"` for standard input).
+    ///
+    /// - Parameter progress: recognition progress 0–100, called from another thread.
+    /// - Returns: the recognised and personalised poem; check `page.timedOut` when a time
+    ///   limit is set.
+    /// - Throws: `SnapPoemError` naming `path`: unreadable, not an image, too large,
+    ///   cancelled, or failed recognition.
+    public func scan(
+        fileAt path: String,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws(SnapPoemError) -> ScannedPoem {
+        let clock = ContinuousClock()
+        let limits = configuration.imageLimits
+        let decodeStart = clock.now
+        let (image, facts) = try await offload { () throws(SnapPoemError) in
+            try ImageDecoder.decode(fileAt: path, limits: limits)
+        }
+        let decodeTime = clock.now - decodeStart
+        return try await scan(image, facts: facts, name: path, decodeTime: decodeTime, progress: progress)
+    }
+
+    /// Reads the poem in an already decoded image.
+    ///
+    /// - Parameters:
+    ///   - facts: what is known of the image's file; defaults describe the image as it is.
+    ///   - name: how the image is named in errors and results.
+    /// - Throws: `SnapPoemError` as for `scan(fileAt:progress:)`.
+    public func scan(
+        _ image: PoemImage,
+        facts: ImageFacts? = nil,
+        name: String = "image",
+        decodeTime: Duration = .zero,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws(SnapPoemError) -> ScannedPoem {
+        if Task.isCancelled { throw .cancelled(path: name) }
+        let clock = ContinuousClock()
+        let options = configuration.preprocessing
+        let preprocessStart = clock.now
+        let prepared = try await offload { () throws(SnapPoemError) in ImagePreprocessor.prepare(image, options: options) }
+        let preprocessTime = clock.now - preprocessStart
+        if Task.isCancelled { throw .cancelled(path: name) }
+
+        let recognizeStart = clock.now
+        let page = try await recognizer.recognize(
+            prepared, options: configuration.recognition, name: name, progress: progress)
+        let recognizeTime = clock.now - recognizeStart
+
+        let personalizeStart = clock.now
+        let personalized = configuration.replacements.apply(to: OCRTextCleanup.clean(PoemLayout.text(of: page)))
+        let personalizeTime = clock.now - personalizeStart
+        return ScannedPoem(
+            source: name,
+            imageFacts: facts
+                ?? ImageFacts(format: .unknown, storedWidth: image.width, storedHeight: image.height, orientation: .up),
+            recognizedWidth: prepared.width,
+            recognizedHeight: prepared.height,
+            page: page,
+            personalized: personalized,
+            timings: StageTimings(
+                decode: decodeTime, preprocess: preprocessTime, recognize: recognizeTime, personalize: personalizeTime))
+    }
+}
+
+/// Runs CPU-heavy work on a Dispatch thread, so that Swift's small cooperative pool stays free.
+func offload<T: Sendable>(
+    _ work: @escaping @Sendable () throws(SnapPoemError) -> T
+) async throws(SnapPoemError) -> T {
+    let result: Result<T, SnapPoemError> = await withCheckedContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async {
+            do throws(SnapPoemError) {
+                continuation.resume(returning: .success(try work()))
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+    }
+    return try result.get()
+}

@@ -1,0 +1,69 @@
+/// Everything a scan is asked to do, stage by stage.
+public struct ScanConfiguration: Sendable, Equatable {
+    /// Checked against the image header before decoding.
+    public var imageLimits: ImageLimits
+    /// The image stage.
+    public var preprocessing: PreprocessingOptions
+    /// The engine's start-up settings (languages, tessdata, variables).
+    public var engine: EngineConfiguration
+    /// Per-image recognition settings (page segmentation, resolution, time limit).
+    public var recognition: RecognitionOptions
+    /// The personalisation stage.
+    public var replacements: ReplacementSet
+
+    /// Creates a configuration; every stage has sensible defaults.
+    public init(
+        imageLimits: ImageLimits = .standard,
+        preprocessing: PreprocessingOptions = PreprocessingOptions(),
+        engine: EngineConfiguration = EngineConfiguration(),
+        recognition: RecognitionOptions = RecognitionOptions(),
+        replacements: ReplacementSet = ReplacementSet()
+    ) {
+        self.imageLimits = imageLimits
+        self.preprocessing = preprocessing
+        self.engine = engine
+        self.recognition = recognition
+        self.replacements = replacements
+    }
+}
+
+/// How long each stage of one scan took.
+public struct StageTimings: Sendable, Equatable, Codable {
+    /// Reading and decoding the file.
+    public var decode: Duration
+    /// Greyscale, scaling and filtering.
+    public var preprocess: Duration
+    /// Tesseract's layout analysis and recognition.
+    public var recognize: Duration
+    /// Find/replace.
+    public var personalize: Duration
+
+    /// Creates a record of stage durations.
+    public init(decode: Duration = .zero, preprocess: Duration = .zero, recognize: Duration = .zero, personalize: Duration = .zero) {
+        self.decode = decode
+        self.preprocess = preprocess
+        self.recognize = recognize
+        self.personalize = personalize
+    }
+}
+
+/// The result of reading one photographed poem: what the image said and what it became.
+public struct ScannedPoem: Sendable, Equatable {
+    /// The input's name (its path, or `-` for standard input).
+    public var source: String
+    /// Facts about the decoded image.
+    public var imageFacts: ImageFacts
+    /// Size of the image Tesseract saw, after preprocessing.
+    public var recognizedWidth: Int
+    /// Height of the image Tesseract saw, after preprocessing.
+    public var recognizedHeight: Int
+    /// What Tesseract recognised.
+    public var page: RecognizedPage
+    /// The text after personalisation, with each change.
+    public var personalized: PersonalizedText
+    /// Time spent in each stage.
+    public var timings: StageTimings
+
+    /// The personalised poem's text.
+    public var text: String { personalized.text }
+}

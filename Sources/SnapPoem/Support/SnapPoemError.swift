@@ -1,0 +1,81 @@
+import Foundation
+
+/// Everything that can go wrong while reading a poem from a photo, with enough context to
+/// say which file, which stage and what to do about it.
+///
+/// Programming mistakes trap; only the environment (missing language data) and the user's
+/// input (a missing or corrupt file, a bad option) produce these errors. `description` is a
+/// single line meant for a person: `"Lenore.png: not an image (the data is plain text)"`.
+public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The input file does not exist.
+    case fileNotFound(path: String)
+    /// The input exists but could not be read (permissions, a directory, an I/O error).
+    case unreadableFile(path: String, reason: String)
+    /// The input holds no bytes at all.
+    case emptyFile(path: String)
+    /// The bytes are not in any image format this build can decode.
+    case unsupportedImageFormat(path: String, detail: String)
+    /// The image format was recognised but the data could not be decoded.
+    case corruptImage(path: String, format: String)
+    /// The image is larger than the pixel budget; nothing was decoded.
+    case imageTooLarge(path: String, width: Int, height: Int, limit: String)
+    /// A language specification such as `"eng+"` is malformed.
+    case invalidLanguage(specification: String, reason: String)
+    /// A requested language has no `.traineddata` in the tessdata folder.
+    case languageNotAvailable(language: String, tessdata: String, available: [String])
+    /// No tessdata folder was found anywhere snap-poem looks.
+    case tessdataNotFound(searched: [String])
+    /// Tesseract refused to start for a reason not covered above.
+    case engineInitializationFailed(reason: String)
+    /// A Tesseract variable name or value was refused.
+    case invalidEngineVariable(name: String, reason: String)
+    /// An option value is out of range or inconsistent; `option` names the flag or property.
+    case invalidOption(option: String, reason: String)
+    /// Recognition itself failed.
+    case recognitionFailed(path: String, reason: String)
+    /// The caller's task was cancelled before the work finished.
+    case cancelled(path: String)
+    /// A `--replacements` file could not be parsed; `line` is 1-based.
+    case invalidReplacementsFile(path: String, line: Int, reason: String)
+    /// The output could not be written; nothing partial was left behind.
+    case outputNotWritten(path: String, reason: String)
+
+    /// A one-line, human-readable explanation naming the file (or option) and the problem.
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "\(path): no such file"
+        case .unreadableFile(let path, let reason):
+            return "\(path): cannot read the file (\(reason))"
+        case .emptyFile(let path):
+            return "\(path): the file is empty (0 bytes), not an image"
+        case .unsupportedImageFormat(let path, let detail):
+            return "\(path): not an image snap-poem can read (\(detail))"
+        case .corruptImage(let path, let format):
+            return "\(path): the \(format) data is damaged or truncated and could not be decoded"
+        case .imageTooLarge(let path, let width, let height, let limit):
+            return "\(path): image is \(width)×\(height) pixels, over the limit of \(limit); scale it down first"
+        case .invalidLanguage(let specification, let reason):
+            return "language '\(specification)': \(reason)"
+        case .languageNotAvailable(let language, let tessdata, let available):
+            let list = available.isEmpty ? "none" : available.joined(separator: ", ")
+            return "language '\(language)' not found in tessdata at \(tessdata); available: \(list)"
+        case .tessdataNotFound(let searched):
+            return "no tessdata folder found; looked in: \(searched.joined(separator: ", ")); use --tessdata DIR or TESSDATA_PREFIX"
+        case .engineInitializationFailed(let reason):
+            return "Tesseract could not start: \(reason)"
+        case .invalidEngineVariable(let name, let reason):
+            return "Tesseract variable '\(name)': \(reason)"
+        case .invalidOption(let option, let reason):
+            return "\(option): \(reason)"
+        case .recognitionFailed(let path, let reason):
+            return "\(path): recognition failed (\(reason))"
+        case .cancelled(let path):
+            return "\(path): cancelled"
+        case .invalidReplacementsFile(let path, let line, let reason):
+            return "\(path):\(line): \(reason)"
+        case .outputNotWritten(let path, let reason):
+            return "\(path): output not written (\(reason)); nothing was left behind"
+        }
+    }
+}

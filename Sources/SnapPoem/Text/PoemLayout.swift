@@ -1,0 +1,31 @@
+/// Rebuilds a poem's line and stanza breaks from where its lines sit on the page.
+///
+/// Tesseract's own text often splits a stanza into one "paragraph" per line, or merges
+/// stanzas. A poem's shape is clearer in its geometry: lines follow each other at a steady
+/// pitch, and a stanza break is a gap much larger than that pitch. So the text is the
+/// recognised lines in reading order, one per line, with a blank line wherever the distance
+/// from one line's top to the next is more than `stanzaGapFactor` times the median distance.
+public enum PoemLayout {
+    /// How much larger than the usual line pitch a gap must be to count as a stanza break.
+    public static let stanzaGapFactor = 1.55
+
+    /// The poem's text: one line per recognised line, stanzas separated by a blank line,
+    /// ending with a newline (empty when there are no lines with text).
+    public static func text(of page: RecognizedPage) -> String {
+        let lines = page.lines.filter { line in line.words.contains { $0.text.contains { !$0.isWhitespace } } }
+        guard !lines.isEmpty else { return "" }
+        let pitches = zip(lines, lines.dropFirst())
+            .map { $1.boundingBox.top - $0.boundingBox.top }
+            .filter { $0 > 0 }
+            .sorted()
+        let typicalPitch = pitches.isEmpty ? 0 : pitches[pitches.count / 2]
+        var output = lines[0].text
+        for (previous, line) in zip(lines, lines.dropFirst()) {
+            let pitch = line.boundingBox.top - previous.boundingBox.top
+            let isStanzaBreak = pitch <= 0 || (typicalPitch > 0 && Double(pitch) > Double(typicalPitch) * stanzaGapFactor)
+            output += isStanzaBreak ? "\n\n" : "\n"
+            output += line.text
+        }
+        return output + "\n"
+    }
+}

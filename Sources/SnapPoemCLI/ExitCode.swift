@@ -1,0 +1,32 @@
+/// The exit codes of `snap-poem`, documented in the README and in `--help`.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    /// Every input was read and its output written.
+    case success = 0
+    /// At least one input failed (missing, unreadable, not an image, too large, recognition
+    /// error); the others were still processed.
+    case inputFailed = 1
+    /// The command line is wrong (unknown option, missing or bad value). Nothing was read.
+    case usage = 64
+    /// Tesseract cannot run: no tessdata folder, a language without data, an unknown
+    /// Tesseract variable.
+    case ocrUnavailable = 69
+    /// An output could not be written (exists without `--force`, permission, disk full).
+    case outputFailed = 73
+    /// The time limit stopped recognition; the partial text was still written.
+    case timedOut = 124
+    /// Interrupted (Ctrl-C); no output was left half-written.
+    case interrupted = 130
+
+    /// One line for the help text.
+    var meaning: String {
+        switch self {
+        case .success: "success"
+        case .inputFailed: "an input could not be read or recognised (the others were still processed)"
+        case .usage: "usage error: unknown option, missing or bad value"
+        case .ocrUnavailable: "Tesseract cannot run: tessdata or a language is missing, or a bad -c variable"
+        case .outputFailed: "an output could not be written (exists without --force, permission, disk)"
+        case .timedOut: "the time limit stopped recognition; partial text was written"
+        case .interrupted: "interrupted; nothing was left half-written"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// One command-line option, described once: the parser, the validation and the help text
+/// are all generated from the table in `OptionSpec.all`, so they cannot drift apart.
+struct OptionSpec: Sendable, Equatable {
+    /// The long name without dashes, e.g. `replace`.
+    let long: String
+    /// A one-letter alias, e.g. `o` for `-o`.
+    let short: Character?
+    /// The value's placeholder in help (`FILE`), or nil for a flag that takes no value.
+    let valueName: String?
+    /// Whether the option may be given more than once.
+    let repeatable: Bool
+    /// The help text; the first line is what `--help` shows.
+    let help: String
+
+    init(_ long: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+        self.long = long
+        self.short = short
+        self.valueName = value
+        self.repeatable = repeatable
+        self.help = help
+    }
+
+    var takesValue: Bool { valueName != nil }
+
+    /// Every option `snap-poem` understands, in the order `--help` lists them.
+    static let all: [OptionSpec] = [
+        OptionSpec(
+            "replace", short: "r", value: "FIND=REPLACE", repeatable: true,
+            help: "Replace every whole-word FIND with REPLACE (repeatable; all applied at once). Write \\= for an '=' in FIND."),
+        OptionSpec("output", short: "o", value: "FILE", help: "Write the poem to FILE instead of standard output ('-' is standard output)."),
+        OptionSpec("force", short: "f", help: "Overwrite an existing output file."),
+        OptionSpec("lang", short: "l", value: "LANGS", help: "Tesseract languages, '+'-separated (default: eng+fra)."),
+        OptionSpec("max-dimension", value: "N", help: "Shrink the image so its longer side is at most N pixels, keeping the aspect ratio; never enlarges (default: 4000)."),
+        OptionSpec("filter", value: "NAME", help: "Contrast filter before recognition: black-and-white (default) or none."),
+        OptionSpec("psm", value: "MODE", help: "Page segmentation mode, by number (0-13) or name, e.g. 3 or auto (default), 6 or single-block."),
+        OptionSpec("timeout", value: "SECONDS", help: "Stop recognising each image after SECONDS (decimals allowed); partial text is kept, exit 124."),
+        OptionSpec("tessdata", value: "DIR", help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, the package's tessdata/, then the system's)."),
+        OptionSpec("help", short: "h", help: "Show this help and exit."),
+        OptionSpec("version", help: "Show the version of snap-poem, Tesseract and Leptonica, and exit."),
+    ]
+
+    /// Finds an option by its long name.
+    static func named(_ long: String) -> OptionSpec? {
+        all.first { $0.long == long }
+    }
+}

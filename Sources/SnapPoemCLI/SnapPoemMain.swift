@@ -1,0 +1,23 @@
+import Dispatch
+import Foundation
+
+/// The process entry point: runs the command in a task that Ctrl-C (SIGINT) or SIGTERM
+/// cancels, so recognition stops promptly and no output is left half-written.
+public enum SnapPoemMain {
+    /// Runs `snap-poem` with the process's arguments and returns its exit code.
+    public static func run() async -> Int32 {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let task = Task { await SnapPoemCommand.run(arguments) }
+        var sources: [DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { task.cancel() }
+            source.resume()
+            sources.append(source)
+        }
+        let code = await task.value
+        sources.forEach { $0.cancel() }
+        return task.isCancelled ? ExitCode.interrupted.rawValue : code
+    }
+}

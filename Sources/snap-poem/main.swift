@@ -1,0 +1,4 @@
+import Foundation
+import SnapPoemCLI
+
+exit(await SnapPoemMain.run())
