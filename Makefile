@@ -1,0 +1,45 @@
+# snap-poem: the two commands of the README, plus the benchmark.
+#   make demo   install what is missing, build, read SampleImages/Lenore.png with Lenore=Alex
+#   make test   install what is missing, build, run the whole test suite
+#   make bench  install what is missing, build (release), measure (see BENCHMARKS.md)
+SHELL := /bin/bash
+.DEFAULT_GOAL := demo
+
+# Debian packages: the C libraries (with pkg-config to find them), the tesseract CLI
+# (benchmark baseline), python3 (the tests' MIME parser and the CER tool).
+APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev tesseract-ocr python3
+SWIFT_BUILD_FLAGS ?=
+
+.PHONY: demo test bench deps build release clean samples
+
+deps:
+	@missing=""; for package in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	swift build $(SWIFT_BUILD_FLAGS)
+
+release: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+
+demo: release
+	@echo '$$ snap-poem SampleImages/Lenore.png --replace Lenore=Alex'
+	@"$$(swift build -c release --show-bin-path)/snap-poem" SampleImages/Lenore.png --replace Lenore=Alex
+
+test: deps
+	swift test $(SWIFT_BUILD_FLAGS)
+
+bench: release
+	Scripts/bench.sh
+
+samples:
+	SampleImages/make-samples.sh
+
+clean:
+	rm -rf .build
