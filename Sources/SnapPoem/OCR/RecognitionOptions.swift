@@ -117,11 +117,29 @@ public struct RecognitionOptions: Sendable, Equatable {
     public var dotsPerInch: Int
     /// The longest the recognition may take, or nil for no limit.
     public var timeLimit: Duration?
+    /// Which of Tesseract's own renderings (hOCR, TSV, ALTO) to produce as well. Default none.
+    public var renderings: Set<PageRenderingFormat>
 
     /// Creates recognition options.
-    public init(pageSegmentation: PageSegmentationMode = .auto, dotsPerInch: Int = 300, timeLimit: Duration? = nil) {
+    public init(
+        pageSegmentation: PageSegmentationMode = .auto,
+        dotsPerInch: Int = 300,
+        timeLimit: Duration? = nil,
+        renderings: Set<PageRenderingFormat> = []
+    ) {
         self.pageSegmentation = pageSegmentation
         self.dotsPerInch = dotsPerInch
         self.timeLimit = timeLimit
+        self.renderings = renderings
     }
+}
+
+/// Tesseract's structured renderings of a page.
+public enum PageRenderingFormat: String, Sendable, Codable, CaseIterable {
+    /// hOCR: the `<div class='ocr_page'>` fragment (`TessBaseAPIGetHOCRText`), no `<html>` around it.
+    case hocr
+    /// TSV: one row per layout element, with a header row added by snap-poem (`TessBaseAPIGetTsvText`).
+    case tsv
+    /// ALTO XML: the `<Page>` fragment (`TessBaseAPIGetAltoText`), no `<alto>` document around it.
+    case alto
 }

@@ -77,6 +77,8 @@ public struct RecognizedPage: Sendable, Equatable, Codable {
     public var imageWidth: Int
     /// Height of the image that was recognised.
     public var imageHeight: Int
+    /// Tesseract's renderings that were asked for in `RecognitionOptions.renderings`.
+    public var renderings: [PageRenderingFormat: String] = [:]
 
     /// Every word on the page in reading order.
     public var words: [RecognizedWord] {

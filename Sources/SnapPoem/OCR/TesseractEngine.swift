@@ -130,13 +130,28 @@ final class TesseractEngine {
             throw .recognitionFailed(path: name, reason: "Tesseract returned \(status)")
         }
         control.report(100)
-        return RecognizedPage(
+        var page = RecognizedPage(
             text: copyText(TessBaseAPIGetUTF8Text(handle)),
             meanConfidence: Int(TessBaseAPIMeanTextConf(handle)),
             blocks: readLayout(),
             timedOut: timedOut,
             imageWidth: image.width,
             imageHeight: image.height)
+        for format in options.renderings {
+            page.renderings[format] = render(format)
+        }
+        return page
+    }
+
+    /// The TSV columns Tesseract writes, which it does not name itself.
+    static let tsvHeader = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
+
+    private func render(_ format: PageRenderingFormat) -> String {
+        switch format {
+        case .hocr: copyText(TessBaseAPIGetHOCRText(handle, 0))
+        case .tsv: Self.tsvHeader + copyText(TessBaseAPIGetTsvText(handle, 0))
+        case .alto: copyText(TessBaseAPIGetAltoText(handle, 0))
+        }
     }
 
     /// Walks Tesseract's result iterator word by word, building blocks → paragraphs → lines.

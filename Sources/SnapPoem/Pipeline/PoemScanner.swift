@@ -70,7 +70,8 @@ public final class PoemScanner: Sendable {
         let recognizeTime = clock.now - recognizeStart
 
         let personalizeStart = clock.now
-        let personalized = configuration.replacements.apply(to: OCRTextCleanup.clean(PoemLayout.text(of: page)))
+        let recognizedText = OCRTextCleanup.clean(PoemLayout.text(of: page))
+        let personalized = configuration.replacements.apply(to: recognizedText)
         let personalizeTime = clock.now - personalizeStart
         return ScannedPoem(
             source: name,
@@ -79,6 +80,7 @@ public final class PoemScanner: Sendable {
             recognizedWidth: prepared.width,
             recognizedHeight: prepared.height,
             page: page,
+            recognizedText: recognizedText,
             personalized: personalized,
             timings: StageTimings(
                 decode: decodeTime, preprocess: preprocessTime, recognize: recognizeTime, personalize: personalizeTime))

@@ -59,6 +59,9 @@ public struct ScannedPoem: Sendable, Equatable {
     public var recognizedHeight: Int
     /// What Tesseract recognised.
     public var page: RecognizedPage
+    /// The recognised poem before personalisation: lines and stanzas rebuilt from the layout
+    /// (`PoemLayout`) and tidied (`OCRTextCleanup`).
+    public var recognizedText: String
     /// The text after personalisation, with each change.
     public var personalized: PersonalizedText
     /// Time spent in each stage.
