@@ -79,6 +79,8 @@ struct BatchRun {
         if !poem.page.hasText {
             console.writeError("snap-poem: warning: \(displayName): no text was found in the image\n")
         }
+        PersonalizationReport(poem: poem, name: displayName, namesInput: options.inputs.count > 1)
+            .write(to: console, listingChanges: options.report)
         var text = poem.text
         if options.inputs.count > 1 {
             text = (isFirst ? "" : "\n") + "==> \(displayName) <==\n" + text
