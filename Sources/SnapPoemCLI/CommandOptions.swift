@@ -1,3 +1,4 @@
+import Foundation
 import SnapPoem
 
 /// The command line, bound to typed values and validated. Built from `ParsedArguments`.
@@ -14,12 +15,16 @@ struct CommandOptions: Sendable, Equatable {
     var showHelp = false
     /// `--version` was asked for.
     var showVersion = false
+    /// `--list-langs` was asked for.
+    var listLanguages = false
 
     /// Gives each parsed value its type, checking ranges and consistency.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         showHelp = parsed.has("help")
         showVersion = parsed.has("version")
-        if showHelp || showVersion { return }
+        listLanguages = parsed.has("list-langs")
+        scan.engine.tessdataDirectory = parsed.value("tessdata")
+        if showHelp || showVersion || listLanguages { return }
         inputs = parsed.positionals
         guard !inputs.isEmpty else { throw UsageError(message: "Missing expected argument '<image>'.") }
         if inputs.filter({ $0 == "-" }).count > 1 {
@@ -44,7 +49,6 @@ struct CommandOptions: Sendable, Equatable {
         } catch {
             throw UsageError(message: "Invalid value: \(error.description).")
         }
-        scan.engine.tessdataDirectory = parsed.value("tessdata")
 
         if let text = parsed.value("max-dimension") {
             guard let side = Int(text), side >= 16 else {
@@ -64,6 +68,36 @@ struct CommandOptions: Sendable, Equatable {
                 throw UsageError(message: "Invalid value '\(text)' for '--psm <MODE>': expected 0-13 or a name such as auto, single-block, single-line.")
             }
             scan.recognition.pageSegmentation = mode
+        }
+        if let text = parsed.value("oem") {
+            guard let mode = EngineMode(rawValue: text) else {
+                throw UsageError(message: "Invalid value '\(text)' for '--oem <ENGINE>': expected lstm, legacy or combined.")
+            }
+            scan.engine.engineMode = mode
+        }
+        if let text = parsed.value("dpi") {
+            guard let dpi = Int(text), (70...2400).contains(dpi) else {
+                throw UsageError(message: "Invalid value '\(text)' for '--dpi <N>': expected a whole number from 70 to 2400.")
+            }
+            scan.recognition.dotsPerInch = dpi
+        }
+        scan.recognition.allowedCharacters = parsed.value("allow")
+        scan.recognition.deniedCharacters = parsed.value("deny")
+        scan.recognition.preserveInterwordSpaces = parsed.has("preserve-spaces")
+        if let text = parsed.value("region") {
+            let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2], let height = numbers[3],
+                x >= 0, y >= 0, width > 0, height > 0
+            else {
+                throw UsageError(message: "Invalid value '\(text)' for '--region <X,Y,W,H>': expected four whole numbers, e.g. 0,0,800,600.")
+            }
+            scan.recognition.regionOfInterest = BoundingBox(left: x, top: y, right: x + width, bottom: y + height)
+        }
+        for assignment in parsed.values["config"] ?? [] {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw UsageError(message: "Invalid value '\(assignment)' for '-c <NAME=VALUE>': expected NAME=VALUE.")
+            }
+            scan.engine.variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
         }
         if let text = parsed.value("timeout") {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {

@@ -26,7 +26,23 @@ public enum SnapPoemCommand {
             console.writeOutput(Data("snap-poem \(Versions.snapPoem) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n".utf8))
             return ExitCode.success.rawValue
         }
+        if options.listLanguages {
+            return listLanguages(options, console: console).rawValue
+        }
         return await BatchRun(options: options, console: console).run().rawValue
+    }
+
+    /// `--list-langs`: the languages of the tessdata folder that would be used, one a line.
+    static func listLanguages(_ options: CommandOptions, console: Console) -> ExitCode {
+        do throws(SnapPoemError) {
+            let location = try TessdataLocation.resolve(explicit: options.scan.engine.tessdataDirectory)
+            console.writeError("Languages in \(location.directory.path):\n")
+            console.writeOutput(Data(location.availableLanguages.map { $0 + "\n" }.joined().utf8))
+            return .success
+        } catch {
+            console.writeError("snap-poem: error: \(error.description)\n")
+            return .ocrUnavailable
+        }
     }
 }
 
@@ -76,7 +92,7 @@ struct BatchRun {
             return .inputFailed
         }
         let displayName = input == "-" ? "<stdin>" : input
-        if !poem.page.hasText {
+        if !poem.page.hasText && !poem.page.timedOut {
             console.writeError("snap-poem: warning: \(displayName): no text was found in the image\n")
         }
         var text = poem.text

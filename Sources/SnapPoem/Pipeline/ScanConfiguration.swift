@@ -6,7 +6,9 @@ public struct ScanConfiguration: Sendable, Equatable {
     public var preprocessing: PreprocessingOptions
     /// The engine's start-up settings (languages, tessdata, variables).
     public var engine: EngineConfiguration
-    /// Per-image recognition settings (page segmentation, resolution, time limit).
+    /// Per-image recognition settings (page segmentation, resolution, time limit). A
+    /// `regionOfInterest` here is in the decoded image's pixels; the scanner maps it onto the
+    /// preprocessed image.
     public var recognition: RecognitionOptions
     /// The personalisation stage.
     public var replacements: ReplacementSet
