@@ -127,8 +127,8 @@ public struct RecognitionOptions: Sendable, Equatable {
     /// Keep runs of spaces between words as Tesseract measured them
     /// (`preserve_interword_spaces`) instead of one space.
     public var preserveInterwordSpaces: Bool
-    /// Recognise only this rectangle of the image given to the recognizer
-    /// (`TessBaseAPISetRectangle`); nil for the whole image. Clipped to the image.
+    /// Recognise only this rectangle of the image given to the recognizer; nil for the whole
+    /// image. Clipped to the image; results keep the whole image's coordinates.
     public var regionOfInterest: BoundingBox?
 
     /// Creates recognition options.

@@ -124,8 +124,20 @@ final class TesseractEngine {
         LibrarySetup.keepTesseractSingleThreaded()
         defer { TessBaseAPIClear(handle) }
         // Tesseract keeps a reference to the image it is given; give it a private copy so
-        // that no Leptonica reference count is ever shared between threads.
-        var privateCopy = pixCopy(nil, image.pix.pointer)
+        // that no Leptonica reference count is ever shared between threads. A region of
+        // interest is applied by masking the rest white (see `PixImage.keepingOnly`).
+        var source = image.pix
+        if let region = options.regionOfInterest {
+            let left = min(max(region.left, 0), image.width), top = min(max(region.top, 0), image.height)
+            let right = min(max(region.right, left), image.width), bottom = min(max(region.bottom, top), image.height)
+            guard right > left, bottom > top else {
+                throw .invalidOption(
+                    option: "region",
+                    reason: "\(region.left),\(region.top) \(region.width)×\(region.height) lies outside the \(image.width)×\(image.height) image")
+            }
+            source = source.keepingOnly(BoundingBox(left: left, top: top, right: right, bottom: bottom))
+        }
+        var privateCopy = pixCopy(nil, source.pointer)
         guard privateCopy != nil else {
             throw .recognitionFailed(path: name, reason: "out of memory copying the image")
         }
@@ -138,16 +150,6 @@ final class TesseractEngine {
         set("tessedit_char_whitelist", options.allowedCharacters ?? "")
         set("tessedit_char_blacklist", options.deniedCharacters ?? "")
         set("preserve_interword_spaces", options.preserveInterwordSpaces ? "1" : "0")
-        if let region = options.regionOfInterest {
-            let left = min(max(region.left, 0), image.width), top = min(max(region.top, 0), image.height)
-            let right = min(max(region.right, left), image.width), bottom = min(max(region.bottom, top), image.height)
-            guard right > left, bottom > top else {
-                throw .invalidOption(
-                    option: "region",
-                    reason: "\(region.left),\(region.top) \(region.width)×\(region.height) lies outside the \(image.width)×\(image.height) image")
-            }
-            TessBaseAPISetRectangle(handle, Int32(left), Int32(top), Int32(right - left), Int32(bottom - top))
-        }
 
         guard let monitor = TessMonitorCreate() else {
             throw .recognitionFailed(path: name, reason: "could not create Tesseract's monitor")
