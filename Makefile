@@ -36,7 +36,8 @@ test: deps
 	swift test $(SWIFT_BUILD_FLAGS)
 
 bench: release
-	Scripts/bench.sh
+	mkdir -p bench-results
+	Scripts/bench.sh | tee bench-results/latest.md
 
 samples:
 	SampleImages/make-samples.sh
