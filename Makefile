@@ -32,7 +32,9 @@ demo: release
 	@echo '$$ snap-poem SampleImages/Lenore.png --replace Lenore=Alex'
 	@"$$(swift build -c release --show-bin-path)/snap-poem" SampleImages/Lenore.png --replace Lenore=Alex
 
+# The concurrency tests also run under ThreadSanitizer, in a build folder of their own.
 test: deps
+	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|RecognizerControlTests' $(SWIFT_BUILD_FLAGS)
 	swift test $(SWIFT_BUILD_FLAGS)
 
 bench: release
