@@ -80,7 +80,10 @@ struct BatchRun {
     private func process(_ input: String, with scanner: PoemScanner, isFirst: Bool) async -> ExitCode {
         let progress = console.errorIsTerminal ? ProgressLine(console: console, label: input) : nil
         var onProgress: (@Sendable (Int) -> Void)?
-        if let progress { onProgress = { progress.update($0) } }
+        if let progress {
+            progress.update(0)  // at once: decoding and layout analysis report nothing
+            onProgress = { progress.update($0) }
+        }
         let poem: ScannedPoem
         do throws(SnapPoemError) {
             poem = try await scanner.scan(fileAt: input, progress: onProgress)
