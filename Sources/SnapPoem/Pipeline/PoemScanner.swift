@@ -53,8 +53,18 @@ public final class PoemScanner: Sendable {
         _ image: PoemImage,
         facts: ImageFacts? = nil,
         name: String = "image",
-        decodeTime: Duration = .zero,
         progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws(SnapPoemError) -> ScannedPoem {
+        try await scan(image, facts: facts, name: name, decodeTime: .zero, progress: progress)
+    }
+
+    /// The pipeline after decoding; `decodeTime` is carried into the timings.
+    private func scan(
+        _ image: PoemImage,
+        facts: ImageFacts?,
+        name: String,
+        decodeTime: Duration,
+        progress: (@Sendable (Int) -> Void)?
     ) async throws(SnapPoemError) -> ScannedPoem {
         if Task.isCancelled { throw .cancelled(path: name) }
         let clock = ContinuousClock()
