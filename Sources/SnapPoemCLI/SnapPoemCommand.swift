@@ -94,6 +94,9 @@ struct BatchRun {
         return Self.overall(outcomes)
     }
 
+    /// The longest `mailto:` URL that browsers and mail clients are known to pass on whole.
+    static let longestSafeURL = 2000
+
     /// The worst outcome decides the exit code.
     static func overall(_ outcomes: [ExitCode]) -> ExitCode {
         let severity: [ExitCode] = [.interrupted, .outputFailed, .clipboardUnavailable, .inputFailed, .timedOut]
@@ -141,7 +144,13 @@ struct BatchRun {
     private func render(_ poem: ScannedPoem, displayName: String, isFirst: Bool) throws(SnapPoemError) -> Data {
         let request = options.export
         if request.mailto {
-            return Data((MailtoLink.url(for: poem, to: request.to, subject: request.subject) + "\n").utf8)
+            let url = MailtoLink.url(for: poem, to: request.to, subject: request.subject)
+            if url.utf8.count > Self.longestSafeURL {
+                console.writeError(
+                    "snap-poem: warning: \(displayName): the mailto: URL is \(url.utf8.count) characters long; some programs cut URLs "
+                        + "beyond about \(Self.longestSafeURL), so '--format eml' is the safer way to send a long poem\n")
+            }
+            return Data((url + "\n").utf8)
         }
         let several = options.inputs.count > 1
         var exportOptions = ExportOptions(
