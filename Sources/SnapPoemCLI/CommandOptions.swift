@@ -11,6 +11,8 @@ struct CommandOptions: Sendable, Equatable {
     var force = false
     /// What each scan does.
     var scan = ScanConfiguration()
+    /// What is made of each poem, and where it goes (`--format`, `--mailto`, `--copy`, …).
+    var export = ExportRequest()
     /// `--help` was asked for.
     var showHelp = false
     /// `--version` was asked for.
@@ -105,5 +107,6 @@ struct CommandOptions: Sendable, Equatable {
             }
             scan.recognition.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
         }
+        try bindExport(parsed)
     }
 }

@@ -29,6 +29,13 @@ struct OptionSpec: Sendable, Equatable {
             help: "Replace every whole-word FIND with REPLACE (repeatable; all applied at once). Write \\= for an '=' in FIND."),
         OptionSpec("output", short: "o", value: "FILE", help: "Write the poem to FILE instead of standard output ('-' is standard output)."),
         OptionSpec("force", short: "f", help: "Overwrite an existing output file."),
+        OptionSpec(
+            "format", value: "FORMAT",
+            help: "Output format: text, markdown, html, json, eml, hocr, tsv or alto (default: from --output's extension, else text)."),
+        OptionSpec("to", value: "ADDRESSES", help: "Recipients for --format eml and --mailto, comma-separated: a@b.org or 'Name <a@b.org>'."),
+        OptionSpec("subject", value: "TEXT", help: "Subject for --format eml and --mailto (default: the poem's title)."),
+        OptionSpec("mailto", help: "Print a mailto: URL with the poem as its body instead of the poem (for the desktop's share path)."),
+        OptionSpec("copy", help: "Put the result on the clipboard (wl-copy, xclip or xsel) instead of printing it."),
         OptionSpec("lang", short: "l", value: "LANGS", help: "Tesseract languages, '+'-separated (default: eng+fra)."),
         OptionSpec("max-dimension", value: "N", help: "Shrink the image so its longer side is at most N pixels, keeping the aspect ratio; never enlarges (default: 4000)."),
         OptionSpec("filter", value: "NAME", help: "Contrast filter before recognition: black-and-white (default) or none."),

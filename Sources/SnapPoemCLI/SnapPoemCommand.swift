@@ -10,7 +10,9 @@ public enum SnapPoemCommand {
         await run(arguments, console: .standard)
     }
 
-    static func run(_ arguments: [String], console: Console) async -> Int32 {
+    static func run(
+        _ arguments: [String], console: Console, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> Int32 {
         let options: CommandOptions
         do {
             options = try CommandOptions(try ParsedArguments.parse(arguments))
@@ -29,7 +31,7 @@ public enum SnapPoemCommand {
         if options.listLanguages {
             return listLanguages(options, console: console).rawValue
         }
-        return await BatchRun(options: options, console: console).run().rawValue
+        return await BatchRun(options: options, console: console, environment: environment).run().rawValue
     }
 
     /// `--list-langs`: the languages of the tessdata folder that would be used, one a line.
@@ -51,8 +53,19 @@ public enum SnapPoemCommand {
 struct BatchRun {
     let options: CommandOptions
     let console: Console
+    /// The environment `--copy` looks for a clipboard tool and a display in.
+    var environment: [String: String] = ProcessInfo.processInfo.environment
 
     func run() async -> ExitCode {
+        var clipboard: Clipboard?
+        if options.export.copy {
+            switch Clipboard.find(in: environment) {
+            case .success(let found): clipboard = found
+            case .failure(let failure):
+                console.writeError("snap-poem: error: \(failure.message)\n")
+                return .clipboardUnavailable
+            }
+        }
         let scanner: PoemScanner
         do throws(SnapPoemError) {
             scanner = try await PoemScanner(configuration: options.scan)
@@ -61,23 +74,54 @@ struct BatchRun {
             return error.isUsageProblem ? .usage : .ocrUnavailable
         }
         var outcomes: [ExitCode] = []
-        for (index, input) in options.inputs.enumerated() {
+        var clipboardText = Data()
+        var delivered = false
+        for input in options.inputs {
             if Task.isCancelled {
                 outcomes.append(.interrupted)
                 break
             }
-            outcomes.append(await process(input, with: scanner, isFirst: index == 0))
+            let (outcome, result) = await process(input, with: scanner, isFirst: !delivered)
+            outcomes.append(outcome)
+            guard let result else { continue }
+            delivered = true
+            if let output = options.output, output != "-" {
+                do throws(SnapPoemError) {
+                    try OutputFile.write(result, to: output, overwrite: options.force, protecting: options.inputs)
+                } catch {
+                    report(error)
+                    outcomes.append(.outputFailed)
+                }
+            } else if clipboard != nil {
+                clipboardText.append(result)
+            } else {
+                console.writeOutput(result)
+            }
+        }
+        if let clipboard, delivered {
+            do throws(Clipboard.Failure) {
+                try clipboard.copy(clipboardText)
+                if console.errorIsTerminal { console.writeError("snap-poem: copied to the clipboard\n") }
+            } catch {
+                console.writeError("snap-poem: error: \(error.message)\n")
+                outcomes.append(.clipboardUnavailable)
+            }
         }
         return Self.overall(outcomes)
     }
 
+    /// The longest `mailto:` URL that browsers and mail clients are known to pass on whole.
+    static let longestSafeURL = 2000
+
     /// The worst outcome decides the exit code.
     static func overall(_ outcomes: [ExitCode]) -> ExitCode {
-        let severity: [ExitCode] = [.interrupted, .outputFailed, .inputFailed, .timedOut]
+        let severity: [ExitCode] = [.interrupted, .outputFailed, .clipboardUnavailable, .inputFailed, .timedOut]
         return severity.first(where: outcomes.contains) ?? .success
     }
 
-    private func process(_ input: String, with scanner: PoemScanner, isFirst: Bool) async -> ExitCode {
+    /// Reads one image and renders its export; the caller delivers the bytes (nil when the
+    /// image failed).
+    private func process(_ input: String, with scanner: PoemScanner, isFirst: Bool) async -> (ExitCode, Data?) {
         let progress = console.errorIsTerminal ? ProgressLine(console: console, label: input) : nil
         var onProgress: (@Sendable (Int) -> Void)?
         if let progress {
@@ -91,34 +135,57 @@ struct BatchRun {
         } catch {
             progress?.finish()
             report(error)
-            if case .cancelled = error { return .interrupted }
-            return .inputFailed
+            if case .cancelled = error { return (.interrupted, nil) }
+            return (.inputFailed, nil)
         }
         let displayName = input == "-" ? "<stdin>" : input
         if !poem.page.hasText && !poem.page.timedOut {
             console.writeError("snap-poem: warning: \(displayName): no text was found in the image\n")
         }
-        var text = poem.text
-        if options.inputs.count > 1 {
-            text = (isFirst ? "" : "\n") + "==> \(displayName) <==\n" + text
-        }
-        let data = Data(text.utf8)
-        if let output = options.output, output != "-" {
-            do throws(SnapPoemError) {
-                try OutputFile.write(data, to: output, overwrite: options.force, protecting: options.inputs)
-            } catch {
-                report(error)
-                return .outputFailed
-            }
-        } else {
-            console.writeOutput(data)
+        let data: Data
+        do throws(SnapPoemError) {
+            data = try render(poem, displayName: displayName, isFirst: isFirst)
+        } catch {
+            report(error)
+            return (.outputFailed, nil)
         }
         if poem.page.timedOut {
             let seconds = options.scan.recognition.timeLimit.map { "\($0.components.seconds).\(String(format: "%03d", Int($0.components.attoseconds / 1_000_000_000_000_000)))" } ?? "?"
             console.writeError("snap-poem: warning: \(displayName): time limit of \(seconds) s reached; the text is partial\n")
-            return .timedOut
+            return (.timedOut, data)
         }
-        return .success
+        return (.success, data)
+    }
+
+    /// The bytes for one poem as the command line asks: a `mailto:` URL, or the export in
+    /// `--format`. With several images, text gets `==> name <==` headers, Markdown documents
+    /// are separated by a rule, and JSON is written as JSON Lines (one document per line).
+    private func render(_ poem: ScannedPoem, displayName: String, isFirst: Bool) throws(SnapPoemError) -> Data {
+        let request = options.export
+        if request.mailto {
+            let url = MailtoLink.url(for: poem, to: request.to, subject: request.subject)
+            if url.utf8.count > Self.longestSafeURL {
+                console.writeError(
+                    "snap-poem: warning: \(displayName): the mailto: URL is \(url.utf8.count) characters long; some programs cut URLs "
+                        + "beyond about \(Self.longestSafeURL), so '--format eml' is the safer way to send a long poem\n")
+            }
+            return Data((url + "\n").utf8)
+        }
+        let several = options.inputs.count > 1
+        var exportOptions = ExportOptions(
+            languageTag: LanguageTag.forTesseract(options.scan.engine.languages), jsonLayout: several ? .jsonLines : .pretty)
+        if request.format == .eml {
+            exportOptions.email = EmailDraftOptions(
+                to: request.to, subject: request.subject, date: Date(), timeZone: .current,
+                messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
+        }
+        let data = try poem.exported(as: request.format, options: exportOptions)
+        guard several else { return data }
+        switch request.format {
+        case .text: return Data(((isFirst ? "" : "\n") + "==> \(displayName) <==\n").utf8) + data
+        case .markdown where !isFirst: return Data("\n---\n\n".utf8) + data
+        default: return data
+        }
     }
 
     private func report(_ error: SnapPoemError) {

@@ -99,6 +99,7 @@ public final class PoemScanner: Sendable {
                 ?? ImageFacts(format: .unknown, storedWidth: image.width, storedHeight: image.height, orientation: .up),
             recognizedWidth: prepared.width,
             recognizedHeight: prepared.height,
+            preprocessing: options,
             page: page,
             recognizedText: recognizedText,
             personalized: personalized,

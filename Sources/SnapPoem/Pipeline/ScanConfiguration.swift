@@ -59,6 +59,8 @@ public struct ScannedPoem: Sendable, Equatable {
     public var recognizedWidth: Int
     /// Height of the image Tesseract saw, after preprocessing.
     public var recognizedHeight: Int
+    /// The preprocessing that turned the decoded image into the one Tesseract saw.
+    public var preprocessing = PreprocessingOptions()
     /// What Tesseract recognised.
     public var page: RecognizedPage
     /// The recognised poem before personalisation: lines and stanzas rebuilt from the layout
