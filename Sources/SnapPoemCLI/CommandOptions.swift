@@ -9,6 +9,12 @@ struct CommandOptions: Sendable, Equatable {
     var output: String?
     /// Overwrite an existing output.
     var force = false
+    /// `--output-dir`: one file per image in this folder.
+    var outputDirectory: String?
+    /// `--jobs`: images read at once.
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// `--shard K/N`: the part of the batch this run reads.
+    var shard: Shard?
     /// What each scan does.
     var scan = ScanConfiguration()
     /// What is made of each poem, and where it goes (`--format`, `--mailto`, `--copy`, …).
@@ -34,6 +40,23 @@ struct CommandOptions: Sendable, Equatable {
         }
         output = parsed.value("output")
         force = parsed.has("force")
+        outputDirectory = parsed.value("output-dir")
+        if outputDirectory != nil, output != nil {
+            throw UsageError(message: "'--output' and '--output-dir' both say where results go; choose one.")
+        }
+        if let text = parsed.value("jobs") {
+            guard let jobs = Int(text), (1...64).contains(jobs) else {
+                throw UsageError(message: "Invalid value '\(text)' for '--jobs <N>': expected a whole number from 1 to 64.")
+            }
+            self.jobs = jobs
+        }
+        if let text = parsed.value("shard") {
+            do throws(SnapPoemError) {
+                shard = try Shard(parsing: text)
+            } catch {
+                throw UsageError(message: "Invalid value '\(text)' for '--shard <K/N>': expected K/N with 1 ≤ K ≤ N, e.g. 2/8.")
+            }
+        }
         if let output, output != "-", inputs.count > 1 {
             throw UsageError(message: "'--output \(output)' takes one image, but \(inputs.count) were given; omit --output to print them all.")
         }

@@ -40,10 +40,13 @@ extension CommandOptions {
         if request.mailto, parsed.has("format") || writesFile {
             throw UsageError(message: "'--mailto' prints a mailto: URL; it cannot be combined with '--format' or '--output'.")
         }
+        if request.mailto || request.copy, outputDirectory != nil {
+            throw UsageError(message: "'--output-dir' writes files; it cannot be combined with '--mailto' or '--copy'.")
+        }
         if request.copy, writesFile {
             throw UsageError(message: "'--copy' and '--output' both take the result; choose one.")
         }
-        if !request.format.allowsSeveralPoemsInOneStream, inputs.count > 1 {
+        if !request.format.allowsSeveralPoemsInOneStream, inputs.count > 1, outputDirectory == nil {
             throw UsageError(
                 message: "'--format \(request.format.rawValue)' makes one document per image, but \(inputs.count) images were given; run snap-poem once per image.")
         }

@@ -30,6 +30,11 @@ struct OptionSpec: Sendable, Equatable {
         OptionSpec("output", short: "o", value: "FILE", help: "Write the poem to FILE instead of standard output ('-' is standard output)."),
         OptionSpec("force", short: "f", help: "Overwrite an existing output file."),
         OptionSpec(
+            "output-dir", value: "DIR",
+            help: "Write one file per image into DIR, mirroring folders given as inputs (name.png -> name.txt, by --format)."),
+        OptionSpec("jobs", short: "j", value: "N", help: "Read N images at once, one Tesseract engine each (default: the number of cores)."),
+        OptionSpec("shard", value: "K/N", help: "Read only shard K of N of the sorted inputs (round-robin), for running a batch on N machines."),
+        OptionSpec(
             "format", value: "FORMAT",
             help: "Output format: text, markdown, html, json, eml, hocr, tsv or alto (default: from --output's extension, else text)."),
         OptionSpec("to", value: "ADDRESSES", help: "Recipients for --format eml and --mailto, comma-separated: a@b.org or 'Name <a@b.org>'."),

@@ -1,5 +1,6 @@
 import Foundation
 import SnapPoem
+import Synchronization
 
 /// The `snap-poem` command: parses the command line, runs the library's pipeline on each
 /// image and writes the results. A thin layer: every stage lives in `SnapPoem`.
@@ -48,8 +49,10 @@ public enum SnapPoemCommand {
     }
 }
 
-/// One invocation's work over its inputs: every input is tried, failures are reported as they
-/// happen, and the exit code is decided at the end.
+/// One invocation's work over its inputs: folders are expanded, a shard is selected, images
+/// are read by `--jobs` workers in parallel, and results are delivered in input order. Every
+/// input is tried, failures are reported as they are delivered, and the exit code is decided
+/// at the end.
 struct BatchRun {
     let options: CommandOptions
     let console: Console
@@ -66,48 +69,72 @@ struct BatchRun {
                 return .clipboardUnavailable
             }
         }
-        let scanner: PoemScanner
+        var inputs: [BatchInput]
         do throws(SnapPoemError) {
-            scanner = try await PoemScanner(configuration: options.scan)
+            inputs = try BatchInput.collect(options.inputs)
         } catch {
+            report(error)
+            return .inputFailed
+        }
+        if let shard = options.shard { inputs = shard.select(inputs) }
+        if let problem = Self.problemWithSeveral(inputs, options: options) {
+            console.writeError("snap-poem: error: \(problem)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
+            return .usage
+        }
+        guard !inputs.isEmpty else {
+            let shardNote = options.shard.map { " in shard \($0.index)/\($0.count)" } ?? ""
+            console.writeError("snap-poem: warning: no images to read\(shardNote) in \(options.inputs.joined(separator: ", "))\n")
+            return .success
+        }
+        let delivery = Delivery(run: self, inputs: inputs)
+        let several = inputs.count > 1
+        let progress = console.errorIsTerminal ? ProgressLine(console: console, label: several ? "images" : inputs[0].path) : nil
+        progress?.update(0)
+        let batch = BatchScanner(configuration: options.scan, workers: options.jobs)
+        var imageProgress: (@Sendable (Int, Int) -> Void)?
+        if let progress, !several { imageProgress = { _, percent in progress.update(percent) } }
+        let finished = Counter(), total = inputs.count
+        let onResult: @Sendable (BatchResult) async -> Void = { result in
+            if several { progress?.update(finished.increment() - 1, of: total) }
+            await delivery.receive(result, progress: progress)
+        }
+        do throws(SnapPoemError) {
+            try await batch.scan(inputs, progress: imageProgress, onResult: onResult)
+        } catch {
+            progress?.finish()
             report(error)
             return error.isUsageProblem ? .usage : .ocrUnavailable
         }
-        var outcomes: [ExitCode] = []
-        var clipboardText = Data()
-        var delivered = false
-        for input in options.inputs {
-            if Task.isCancelled {
-                outcomes.append(.interrupted)
-                break
-            }
-            let (outcome, result) = await process(input, with: scanner, isFirst: !delivered)
-            outcomes.append(outcome)
-            guard let result else { continue }
-            delivered = true
-            if let output = options.output, output != "-" {
-                do throws(SnapPoemError) {
-                    try OutputFile.write(result, to: output, overwrite: options.force, protecting: options.inputs)
-                } catch {
-                    report(error)
-                    outcomes.append(.outputFailed)
-                }
-            } else if clipboard != nil {
-                clipboardText.append(result)
-            } else {
-                console.writeOutput(result)
-            }
-        }
-        if let clipboard, delivered {
+        progress?.finish()
+        var outcomes = await delivery.outcomes
+        if Task.isCancelled { outcomes.append(.interrupted) }
+        if let clipboard, let text = await delivery.clipboardText {
             do throws(Clipboard.Failure) {
-                try clipboard.copy(clipboardText)
+                try clipboard.copy(text)
                 if console.errorIsTerminal { console.writeError("snap-poem: copied to the clipboard\n") }
             } catch {
                 console.writeError("snap-poem: error: \(error.message)\n")
                 outcomes.append(.clipboardUnavailable)
             }
         }
+        if several {
+            let failed = outcomes.filter { $0 == .inputFailed }.count
+            console.writeError("snap-poem: \(inputs.count) images: \(inputs.count - failed) read, \(failed) failed\n")
+        }
         return Self.overall(outcomes)
+    }
+
+    /// Checks what only the expanded list of inputs can tell: one output file or a
+    /// one-document format cannot take several images.
+    static func problemWithSeveral(_ inputs: [BatchInput], options: CommandOptions) -> String? {
+        guard inputs.count > 1, options.outputDirectory == nil else { return nil }
+        if let output = options.output, output != "-" {
+            return "'--output \(output)' takes one image, but \(inputs.count) were found; use '--output-dir DIR' for several."
+        }
+        if !options.export.format.allowsSeveralPoemsInOneStream {
+            return "'--format \(options.export.format.rawValue)' makes one document per image, but \(inputs.count) images were found; use '--output-dir DIR'."
+        }
+        return nil
     }
 
     /// The longest `mailto:` URL that browsers and mail clients are known to pass on whole.
@@ -119,21 +146,14 @@ struct BatchRun {
         return severity.first(where: outcomes.contains) ?? .success
     }
 
-    /// Reads one image and renders its export; the caller delivers the bytes (nil when the
-    /// image failed).
-    private func process(_ input: String, with scanner: PoemScanner, isFirst: Bool) async -> (ExitCode, Data?) {
-        let progress = console.errorIsTerminal ? ProgressLine(console: console, label: input) : nil
-        var onProgress: (@Sendable (Int) -> Void)?
-        if let progress {
-            progress.update(0)  // at once: decoding and layout analysis report nothing
-            onProgress = { progress.update($0) }
-        }
+    /// Reports one finished input and renders its export; returns the outcome and the bytes
+    /// to deliver (nil when the image failed).
+    func finish(_ result: BatchResult, isFirst: Bool, several: Bool) -> (ExitCode, Data?) {
+        let input = result.input.path
         let poem: ScannedPoem
-        do throws(SnapPoemError) {
-            poem = try await scanner.scan(fileAt: input, progress: onProgress)
-            progress?.finish()
-        } catch {
-            progress?.finish()
+        switch result.outcome {
+        case .success(let scanned): poem = scanned
+        case .failure(let error):
             report(error)
             if case .cancelled = error { return (.interrupted, nil) }
             return (.inputFailed, nil)
@@ -144,7 +164,7 @@ struct BatchRun {
         }
         let data: Data
         do throws(SnapPoemError) {
-            data = try render(poem, displayName: displayName, isFirst: isFirst)
+            data = try render(poem, displayName: displayName, isFirst: isFirst, several: several)
         } catch {
             report(error)
             return (.outputFailed, nil)
@@ -157,10 +177,23 @@ struct BatchRun {
         return (.success, data)
     }
 
+    /// Where one input's result goes: its own file in `--output-dir`, the `--output` file,
+    /// or nil for standard output (or the clipboard).
+    func destination(for input: BatchInput) -> String? {
+        if let folder = options.outputDirectory {
+            let base = input.path == "-" ? "stdin" : (input.relativePath as NSString).deletingPathExtension
+            let relative = base.hasPrefix("/") ? (base as NSString).lastPathComponent : base
+            return URL(fileURLWithPath: folder).appendingPathComponent(relative)
+                .appendingPathExtension(options.export.format.fileExtension).path
+        }
+        if let output = options.output, output != "-" { return output }
+        return nil
+    }
+
     /// The bytes for one poem as the command line asks: a `mailto:` URL, or the export in
-    /// `--format`. With several images, text gets `==> name <==` headers, Markdown documents
-    /// are separated by a rule, and JSON is written as JSON Lines (one document per line).
-    private func render(_ poem: ScannedPoem, displayName: String, isFirst: Bool) throws(SnapPoemError) -> Data {
+    /// `--format`. With several images on one stream, text gets `==> name <==` headers,
+    /// Markdown documents are separated by a rule, and JSON is written as JSON Lines.
+    private func render(_ poem: ScannedPoem, displayName: String, isFirst: Bool, several: Bool) throws(SnapPoemError) -> Data {
         let request = options.export
         if request.mailto {
             let url = MailtoLink.url(for: poem, to: request.to, subject: request.subject)
@@ -171,16 +204,16 @@ struct BatchRun {
             }
             return Data((url + "\n").utf8)
         }
-        let several = options.inputs.count > 1
+        let oneStream = several && options.outputDirectory == nil
         var exportOptions = ExportOptions(
-            languageTag: LanguageTag.forTesseract(options.scan.engine.languages), jsonLayout: several ? .jsonLines : .pretty)
+            languageTag: LanguageTag.forTesseract(options.scan.engine.languages), jsonLayout: oneStream ? .jsonLines : .pretty)
         if request.format == .eml {
             exportOptions.email = EmailDraftOptions(
                 to: request.to, subject: request.subject, date: Date(), timeZone: .current,
                 messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
         }
         let data = try poem.exported(as: request.format, options: exportOptions)
-        guard several else { return data }
+        guard oneStream else { return data }
         switch request.format {
         case .text: return Data(((isFirst ? "" : "\n") + "==> \(displayName) <==\n").utf8) + data
         case .markdown where !isFirst: return Data("\n---\n\n".utf8) + data
@@ -188,8 +221,68 @@ struct BatchRun {
         }
     }
 
-    private func report(_ error: SnapPoemError) {
+    func report(_ error: SnapPoemError) {
         console.writeError("snap-poem: error: \(error.description)\n")
+    }
+}
+
+/// Counts finished images for the batch progress line.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+
+    /// Adds one and returns the new count.
+    func increment() -> Int { value.withLock { $0 += 1; return $0 } }
+}
+
+/// Receives results as workers finish them and delivers them in input order, one at a time:
+/// diagnostics and output of image 3 never come before those of image 2.
+actor Delivery {
+    private let run: BatchRun
+    private let inputs: [BatchInput]
+    private var waiting: [Int: BatchResult] = [:]
+    private var nextIndex = 0
+    private var delivered = false
+    private var collected = Data()
+    /// The outcome of each delivered input (and of each failed write).
+    private(set) var outcomes: [ExitCode] = []
+
+    init(run: BatchRun, inputs: [BatchInput]) {
+        self.run = run
+        self.inputs = inputs
+    }
+
+    /// What `--copy` puts on the clipboard, once everything was delivered; nil if nothing was.
+    var clipboardText: Data? { delivered ? collected : nil }
+
+    func receive(_ result: BatchResult, progress: ProgressLine?) {
+        waiting[result.index] = result
+        while let ready = waiting.removeValue(forKey: nextIndex) {
+            nextIndex += 1
+            progress?.clear()
+            deliver(ready)
+        }
+    }
+
+    private func deliver(_ result: BatchResult) {
+        let (outcome, data) = run.finish(result, isFirst: !delivered, several: inputs.count > 1)
+        outcomes.append(outcome)
+        guard let data else { return }
+        delivered = true
+        if let path = run.destination(for: result.input) {
+            do throws(SnapPoemError) {
+                if run.options.outputDirectory != nil {
+                    try OutputFile.createParentFolders(of: path)
+                }
+                try OutputFile.write(data, to: path, overwrite: run.options.force, protecting: inputs.map(\.path))
+            } catch {
+                run.report(error)
+                outcomes.append(.outputFailed)
+            }
+        } else if run.options.export.copy {
+            collected.append(data)
+        } else {
+            run.console.writeOutput(data)
+        }
     }
 }
 

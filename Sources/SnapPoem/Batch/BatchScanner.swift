@@ -31,8 +31,10 @@ public struct BatchScanner: Sendable {
     ///
     /// - Throws: `SnapPoemError` only when no engine can start (missing tessdata or
     ///   language); per-input problems are in the results.
+    /// - Parameter progress: recognition progress of each image (its index, 0–100).
     public func scan(
         _ inputs: [BatchInput],
+        progress: (@Sendable (Int, Int) -> Void)? = nil,
         onResult: @escaping @Sendable (BatchResult) async -> Void
     ) async throws(SnapPoemError) {
         guard !inputs.isEmpty else { return }
@@ -56,7 +58,9 @@ public struct BatchScanner: Sendable {
                         let input = inputs[index]
                         let outcome: Result<ScannedPoem, SnapPoemError>
                         do throws(SnapPoemError) {
-                            outcome = .success(try await scanner.scan(fileAt: input.path))
+                            var report: (@Sendable (Int) -> Void)?
+                            if let progress { report = { percent in progress(index, percent) } }
+                            outcome = .success(try await scanner.scan(fileAt: input.path, progress: report))
                         } catch {
                             outcome = .failure(error)
                         }
