@@ -32,11 +32,14 @@ demo: release
 	@echo '$$ snap-poem SampleImages/Lenore.png --replace Lenore=Alex'
 	@"$$(swift build -c release --show-bin-path)/snap-poem" SampleImages/Lenore.png --replace Lenore=Alex
 
+# The concurrency tests also run under ThreadSanitizer, in a build folder of their own.
 test: deps
+	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|RecognizerControlTests' $(SWIFT_BUILD_FLAGS)
 	swift test $(SWIFT_BUILD_FLAGS)
 
 bench: release
-	Scripts/bench.sh
+	mkdir -p bench-results
+	Scripts/bench.sh | tee bench-results/latest.md
 
 samples:
 	SampleImages/make-samples.sh

@@ -23,6 +23,8 @@ let package = Package(
         // The command line as a library that returns an exit code, so tests run it in-process.
         .target(name: "SnapPoemCLI", dependencies: ["SnapPoem"]),
         .executableTarget(name: "snap-poem", dependencies: ["SnapPoemCLI"]),
+        // `make bench`: stage timings and a side-by-side comparison with the tesseract CLI.
+        .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),
         .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem"]),
         .testTarget(name: "SnapPoemCLITests", dependencies: ["SnapPoemCLI", "SnapPoem"]),
     ],

@@ -1,3 +1,4 @@
+import Foundation
 import SnapPoem
 
 /// The command line, bound to typed values and validated. Built from `ParsedArguments`.
@@ -8,12 +9,22 @@ struct CommandOptions: Sendable, Equatable {
     var output: String?
     /// Overwrite an existing output.
     var force = false
+    /// `--output-dir`: one file per image in this folder.
+    var outputDirectory: String?
+    /// `--jobs`: images read at once.
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// `--shard K/N`: the part of the batch this run reads.
+    var shard: Shard?
     /// What each scan does.
     var scan = ScanConfiguration()
+    /// What is made of each poem, and where it goes (`--format`, `--mailto`, `--copy`, …).
+    var export = ExportRequest()
     /// `--help` was asked for.
     var showHelp = false
     /// `--version` was asked for.
     var showVersion = false
+    /// `--list-langs` was asked for.
+    var listLanguages = false
     /// `--report`: list each replacement on standard error.
     var report = false
 
@@ -21,7 +32,9 @@ struct CommandOptions: Sendable, Equatable {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         showHelp = parsed.has("help")
         showVersion = parsed.has("version")
-        if showHelp || showVersion { return }
+        listLanguages = parsed.has("list-langs")
+        scan.engine.tessdataDirectory = parsed.value("tessdata")
+        if showHelp || showVersion || listLanguages { return }
         inputs = parsed.positionals
         guard !inputs.isEmpty else { throw UsageError(message: "Missing expected argument '<image>'.") }
         if inputs.filter({ $0 == "-" }).count > 1 {
@@ -29,6 +42,23 @@ struct CommandOptions: Sendable, Equatable {
         }
         output = parsed.value("output")
         force = parsed.has("force")
+        outputDirectory = parsed.value("output-dir")
+        if outputDirectory != nil, output != nil {
+            throw UsageError(message: "'--output' and '--output-dir' both say where results go; choose one.")
+        }
+        if let text = parsed.value("jobs") {
+            guard let jobs = Int(text), (1...64).contains(jobs) else {
+                throw UsageError(message: "Invalid value '\(text)' for '--jobs <N>': expected a whole number from 1 to 64.")
+            }
+            self.jobs = jobs
+        }
+        if let text = parsed.value("shard") {
+            do throws(SnapPoemError) {
+                shard = try Shard(parsing: text)
+            } catch {
+                throw UsageError(message: "Invalid value '\(text)' for '--shard <K/N>': expected K/N with 1 ≤ K ≤ N, e.g. 2/8.")
+            }
+        }
         if let output, output != "-", inputs.count > 1 {
             throw UsageError(message: "'--output \(output)' takes one image, but \(inputs.count) were given; omit --output to print them all.")
         }
@@ -47,7 +77,6 @@ struct CommandOptions: Sendable, Equatable {
         } catch {
             throw UsageError(message: "Invalid value: \(error.description).")
         }
-        scan.engine.tessdataDirectory = parsed.value("tessdata")
 
         if let text = parsed.value("max-dimension") {
             guard let side = Int(text), side >= 16 else {
@@ -68,11 +97,42 @@ struct CommandOptions: Sendable, Equatable {
             }
             scan.recognition.pageSegmentation = mode
         }
+        if let text = parsed.value("oem") {
+            guard let mode = EngineMode(rawValue: text) else {
+                throw UsageError(message: "Invalid value '\(text)' for '--oem <ENGINE>': expected lstm, legacy or combined.")
+            }
+            scan.engine.engineMode = mode
+        }
+        if let text = parsed.value("dpi") {
+            guard let dpi = Int(text), (70...2400).contains(dpi) else {
+                throw UsageError(message: "Invalid value '\(text)' for '--dpi <N>': expected a whole number from 70 to 2400.")
+            }
+            scan.recognition.dotsPerInch = dpi
+        }
+        scan.recognition.allowedCharacters = parsed.value("allow")
+        scan.recognition.deniedCharacters = parsed.value("deny")
+        scan.recognition.preserveInterwordSpaces = parsed.has("preserve-spaces")
+        if let text = parsed.value("region") {
+            let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2], let height = numbers[3],
+                x >= 0, y >= 0, width > 0, height > 0
+            else {
+                throw UsageError(message: "Invalid value '\(text)' for '--region <X,Y,W,H>': expected four whole numbers, e.g. 0,0,800,600.")
+            }
+            scan.recognition.regionOfInterest = BoundingBox(left: x, top: y, right: x + width, bottom: y + height)
+        }
+        for assignment in parsed.values["config"] ?? [] {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw UsageError(message: "Invalid value '\(assignment)' for '-c <NAME=VALUE>': expected NAME=VALUE.")
+            }
+            scan.engine.variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
+        }
         if let text = parsed.value("timeout") {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
                 throw UsageError(message: "Invalid value '\(text)' for '--timeout <SECONDS>': expected a number of seconds greater than 0.")
             }
             scan.recognition.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
         }
+        try bindExport(parsed)
     }
 }

@@ -43,6 +43,20 @@ final class ProgressLine: Sendable {
         console.writeError("\r\(bar) \(String(percent).leftPadded(to: 3))%  \(label)\u{1B}[K")
     }
 
+    /// Draws a batch's progress: `done` of `total` images.
+    func update(_ done: Int, of total: Int) {
+        update(total == 0 ? 100 : min(100, 100 * (done + 1) / total))
+    }
+
+    /// Erases the line so that a diagnostic can be written; the next update redraws it.
+    func clear() {
+        let drawn = lastDrawn.withLock { last -> Bool in
+            defer { last = -1 }
+            return last >= 0
+        }
+        if drawn { console.writeError("\r\u{1B}[K") }
+    }
+
     /// Erases the line, leaving the terminal as it was.
     func finish() {
         let drawn = lastDrawn.withLock { $0 >= 0 }

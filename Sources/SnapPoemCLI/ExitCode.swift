@@ -10,6 +10,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Tesseract cannot run: no tessdata folder, a language without data, an unknown
     /// Tesseract variable.
     case ocrUnavailable = 69
+    /// `--copy` found no clipboard tool (`wl-copy`, `xclip`, `xsel`) or no display to copy
+    /// to, or the tool failed. Checked before any image is read when possible.
+    case clipboardUnavailable = 71
     /// An output could not be written (exists without `--force`, permission, disk full).
     case outputFailed = 73
     /// The time limit stopped recognition; the partial text was still written.
@@ -24,6 +27,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .inputFailed: "an input could not be read or recognised (the others were still processed)"
         case .usage: "usage error: unknown option, missing or bad value"
         case .ocrUnavailable: "Tesseract cannot run: tessdata or a language is missing, or a bad -c variable"
+        case .clipboardUnavailable: "--copy: no clipboard tool (wl-copy, xclip, xsel) or display, or the tool failed"
         case .outputFailed: "an output could not be written (exists without --force, permission, disk)"
         case .timedOut: "the time limit stopped recognition; partial text was written"
         case .interrupted: "interrupted; nothing was left half-written"

@@ -30,8 +30,10 @@ enum HelpText {
         }
         lines += [
             "",
-            "EXAMPLE:",
+            "EXAMPLES:",
             "  snap-poem Lenore.png --replace Lenore=Alex",
+            "  snap-poem Lenore.png -r Lenore=Alex -o for-alex.html",
+            "  snap-poem Lenore.png -r Lenore=Alex --format eml --to alex@example.org -o draft.eml",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

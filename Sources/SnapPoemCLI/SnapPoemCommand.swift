@@ -1,5 +1,6 @@
 import Foundation
 import SnapPoem
+import Synchronization
 
 /// The `snap-poem` command: parses the command line, runs the library's pipeline on each
 /// image and writes the results. A thin layer: every stage lives in `SnapPoem`.
@@ -10,7 +11,9 @@ public enum SnapPoemCommand {
         await run(arguments, console: .standard)
     }
 
-    static func run(_ arguments: [String], console: Console) async -> Int32 {
+    static func run(
+        _ arguments: [String], console: Console, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> Int32 {
         let options: CommandOptions
         do {
             options = try CommandOptions(try ParsedArguments.parse(arguments))
@@ -26,86 +29,262 @@ public enum SnapPoemCommand {
             console.writeOutput(Data("snap-poem \(Versions.snapPoem) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n".utf8))
             return ExitCode.success.rawValue
         }
-        return await BatchRun(options: options, console: console).run().rawValue
+        if options.listLanguages {
+            return listLanguages(options, console: console).rawValue
+        }
+        return await BatchRun(options: options, console: console, environment: environment).run().rawValue
+    }
+
+    /// `--list-langs`: the languages of the tessdata folder that would be used, one a line.
+    static func listLanguages(_ options: CommandOptions, console: Console) -> ExitCode {
+        do throws(SnapPoemError) {
+            let location = try TessdataLocation.resolve(explicit: options.scan.engine.tessdataDirectory)
+            console.writeError("Languages in \(location.directory.path):\n")
+            console.writeOutput(Data(location.availableLanguages.map { $0 + "\n" }.joined().utf8))
+            return .success
+        } catch {
+            console.writeError("snap-poem: error: \(error.description)\n")
+            return .ocrUnavailable
+        }
     }
 }
 
-/// One invocation's work over its inputs: every input is tried, failures are reported as they
-/// happen, and the exit code is decided at the end.
+/// One invocation's work over its inputs: folders are expanded, a shard is selected, images
+/// are read by `--jobs` workers in parallel, and results are delivered in input order. Every
+/// input is tried, failures are reported as they are delivered, and the exit code is decided
+/// at the end.
 struct BatchRun {
     let options: CommandOptions
     let console: Console
+    /// The environment `--copy` looks for a clipboard tool and a display in.
+    var environment: [String: String] = ProcessInfo.processInfo.environment
 
     func run() async -> ExitCode {
-        let scanner: PoemScanner
+        var clipboard: Clipboard?
+        if options.export.copy {
+            switch Clipboard.find(in: environment) {
+            case .success(let found): clipboard = found
+            case .failure(let failure):
+                console.writeError("snap-poem: error: \(failure.message)\n")
+                return .clipboardUnavailable
+            }
+        }
+        var inputs: [BatchInput]
         do throws(SnapPoemError) {
-            scanner = try await PoemScanner(configuration: options.scan)
+            inputs = try BatchInput.collect(options.inputs)
         } catch {
+            report(error)
+            return .inputFailed
+        }
+        if let shard = options.shard { inputs = shard.select(inputs) }
+        if let problem = Self.problemWithSeveral(inputs, options: options) {
+            console.writeError("snap-poem: error: \(problem)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
+            return .usage
+        }
+        guard !inputs.isEmpty else {
+            let shardNote = options.shard.map { " in shard \($0.index)/\($0.count)" } ?? ""
+            console.writeError("snap-poem: warning: no images to read\(shardNote) in \(options.inputs.joined(separator: ", "))\n")
+            return .success
+        }
+        let delivery = Delivery(run: self, inputs: inputs)
+        let several = inputs.count > 1
+        let progress = console.errorIsTerminal ? ProgressLine(console: console, label: several ? "images" : inputs[0].path) : nil
+        progress?.update(0)
+        let batch = BatchScanner(configuration: options.scan, workers: options.jobs)
+        var imageProgress: (@Sendable (Int, Int) -> Void)?
+        if let progress, !several { imageProgress = { _, percent in progress.update(percent) } }
+        let finished = Counter(), total = inputs.count
+        let onResult: @Sendable (BatchResult) async -> Void = { result in
+            if several { progress?.update(finished.increment() - 1, of: total) }
+            await delivery.receive(result, progress: progress)
+        }
+        do throws(SnapPoemError) {
+            try await batch.scan(inputs, progress: imageProgress, onResult: onResult)
+        } catch {
+            progress?.finish()
             report(error)
             return error.isUsageProblem ? .usage : .ocrUnavailable
         }
-        var outcomes: [ExitCode] = []
-        for (index, input) in options.inputs.enumerated() {
-            if Task.isCancelled {
-                outcomes.append(.interrupted)
-                break
+        progress?.finish()
+        var outcomes = await delivery.outcomes
+        if Task.isCancelled { outcomes.append(.interrupted) }
+        if let clipboard, let text = await delivery.clipboardText {
+            do throws(Clipboard.Failure) {
+                try clipboard.copy(text)
+                if console.errorIsTerminal { console.writeError("snap-poem: copied to the clipboard\n") }
+            } catch {
+                console.writeError("snap-poem: error: \(error.message)\n")
+                outcomes.append(.clipboardUnavailable)
             }
-            outcomes.append(await process(input, with: scanner, isFirst: index == 0))
+        }
+        if several {
+            let failed = outcomes.filter { $0 == .inputFailed }.count
+            console.writeError("snap-poem: \(inputs.count) images: \(inputs.count - failed) read, \(failed) failed\n")
         }
         return Self.overall(outcomes)
     }
 
+    /// Checks what only the expanded list of inputs can tell: one output file or a
+    /// one-document format cannot take several images.
+    static func problemWithSeveral(_ inputs: [BatchInput], options: CommandOptions) -> String? {
+        guard inputs.count > 1, options.outputDirectory == nil else { return nil }
+        if let output = options.output, output != "-" {
+            return "'--output \(output)' takes one image, but \(inputs.count) were found; use '--output-dir DIR' for several."
+        }
+        if !options.export.format.allowsSeveralPoemsInOneStream {
+            return "'--format \(options.export.format.rawValue)' makes one document per image, but \(inputs.count) images were found; use '--output-dir DIR'."
+        }
+        return nil
+    }
+
+    /// The longest `mailto:` URL that browsers and mail clients are known to pass on whole.
+    static let longestSafeURL = 2000
+
     /// The worst outcome decides the exit code.
     static func overall(_ outcomes: [ExitCode]) -> ExitCode {
-        let severity: [ExitCode] = [.interrupted, .outputFailed, .inputFailed, .timedOut]
+        let severity: [ExitCode] = [.interrupted, .outputFailed, .clipboardUnavailable, .inputFailed, .timedOut]
         return severity.first(where: outcomes.contains) ?? .success
     }
 
-    private func process(_ input: String, with scanner: PoemScanner, isFirst: Bool) async -> ExitCode {
-        let progress = console.errorIsTerminal ? ProgressLine(console: console, label: input) : nil
-        var onProgress: (@Sendable (Int) -> Void)?
-        if let progress { onProgress = { progress.update($0) } }
+    /// Reports one finished input and renders its export; returns the outcome and the bytes
+    /// to deliver (nil when the image failed).
+    func finish(_ result: BatchResult, isFirst: Bool, several: Bool) -> (ExitCode, Data?) {
+        let input = result.input.path
         let poem: ScannedPoem
-        do throws(SnapPoemError) {
-            poem = try await scanner.scan(fileAt: input, progress: onProgress)
-            progress?.finish()
-        } catch {
-            progress?.finish()
+        switch result.outcome {
+        case .success(let scanned): poem = scanned
+        case .failure(let error):
             report(error)
-            if case .cancelled = error { return .interrupted }
-            return .inputFailed
+            if case .cancelled = error { return (.interrupted, nil) }
+            return (.inputFailed, nil)
         }
         let displayName = input == "-" ? "<stdin>" : input
-        if !poem.page.hasText {
+        if !poem.page.hasText && !poem.page.timedOut {
             console.writeError("snap-poem: warning: \(displayName): no text was found in the image\n")
         }
-        PersonalizationReport(poem: poem, name: displayName, namesInput: options.inputs.count > 1)
+        PersonalizationReport(poem: poem, name: displayName, namesInput: several)
             .write(to: console, listingChanges: options.report)
-        var text = poem.text
-        if options.inputs.count > 1 {
-            text = (isFirst ? "" : "\n") + "==> \(displayName) <==\n" + text
-        }
-        let data = Data(text.utf8)
-        if let output = options.output, output != "-" {
-            do throws(SnapPoemError) {
-                try OutputFile.write(data, to: output, overwrite: options.force, protecting: options.inputs)
-            } catch {
-                report(error)
-                return .outputFailed
-            }
-        } else {
-            console.writeOutput(data)
+        let data: Data
+        do throws(SnapPoemError) {
+            data = try render(poem, displayName: displayName, isFirst: isFirst, several: several)
+        } catch {
+            report(error)
+            return (.outputFailed, nil)
         }
         if poem.page.timedOut {
             let seconds = options.scan.recognition.timeLimit.map { "\($0.components.seconds).\(String(format: "%03d", Int($0.components.attoseconds / 1_000_000_000_000_000)))" } ?? "?"
             console.writeError("snap-poem: warning: \(displayName): time limit of \(seconds) s reached; the text is partial\n")
-            return .timedOut
+            return (.timedOut, data)
         }
-        return .success
+        return (.success, data)
     }
 
-    private func report(_ error: SnapPoemError) {
+    /// Where one input's result goes: its own file in `--output-dir`, the `--output` file,
+    /// or nil for standard output (or the clipboard).
+    func destination(for input: BatchInput) -> String? {
+        if let folder = options.outputDirectory {
+            let base = input.path == "-" ? "stdin" : (input.relativePath as NSString).deletingPathExtension
+            let relative = base.hasPrefix("/") ? (base as NSString).lastPathComponent : base
+            return URL(fileURLWithPath: folder).appendingPathComponent(relative)
+                .appendingPathExtension(options.export.format.fileExtension).path
+        }
+        if let output = options.output, output != "-" { return output }
+        return nil
+    }
+
+    /// The bytes for one poem as the command line asks: a `mailto:` URL, or the export in
+    /// `--format`. With several images on one stream, text gets `==> name <==` headers,
+    /// Markdown documents are separated by a rule, and JSON is written as JSON Lines.
+    private func render(_ poem: ScannedPoem, displayName: String, isFirst: Bool, several: Bool) throws(SnapPoemError) -> Data {
+        let request = options.export
+        if request.mailto {
+            let url = MailtoLink.url(for: poem, to: request.to, subject: request.subject)
+            if url.utf8.count > Self.longestSafeURL {
+                console.writeError(
+                    "snap-poem: warning: \(displayName): the mailto: URL is \(url.utf8.count) characters long; some programs cut URLs "
+                        + "beyond about \(Self.longestSafeURL), so '--format eml' is the safer way to send a long poem\n")
+            }
+            return Data((url + "\n").utf8)
+        }
+        let oneStream = several && options.outputDirectory == nil
+        var exportOptions = ExportOptions(
+            languageTag: LanguageTag.forTesseract(options.scan.engine.languages), jsonLayout: oneStream ? .jsonLines : .pretty)
+        if request.format == .eml {
+            exportOptions.email = EmailDraftOptions(
+                to: request.to, subject: request.subject, date: Date(), timeZone: .current,
+                messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
+        }
+        let data = try poem.exported(as: request.format, options: exportOptions)
+        guard oneStream else { return data }
+        switch request.format {
+        case .text: return Data(((isFirst ? "" : "\n") + "==> \(displayName) <==\n").utf8) + data
+        case .markdown where !isFirst: return Data("\n---\n\n".utf8) + data
+        default: return data
+        }
+    }
+
+    func report(_ error: SnapPoemError) {
         console.writeError("snap-poem: error: \(error.description)\n")
+    }
+}
+
+/// Counts finished images for the batch progress line.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+
+    /// Adds one and returns the new count.
+    func increment() -> Int { value.withLock { $0 += 1; return $0 } }
+}
+
+/// Receives results as workers finish them and delivers them in input order, one at a time:
+/// diagnostics and output of image 3 never come before those of image 2.
+actor Delivery {
+    private let run: BatchRun
+    private let inputs: [BatchInput]
+    private var waiting: [Int: BatchResult] = [:]
+    private var nextIndex = 0
+    private var delivered = false
+    private var collected = Data()
+    /// The outcome of each delivered input (and of each failed write).
+    private(set) var outcomes: [ExitCode] = []
+
+    init(run: BatchRun, inputs: [BatchInput]) {
+        self.run = run
+        self.inputs = inputs
+    }
+
+    /// What `--copy` puts on the clipboard, once everything was delivered; nil if nothing was.
+    var clipboardText: Data? { delivered ? collected : nil }
+
+    func receive(_ result: BatchResult, progress: ProgressLine?) {
+        waiting[result.index] = result
+        while let ready = waiting.removeValue(forKey: nextIndex) {
+            nextIndex += 1
+            progress?.clear()
+            deliver(ready)
+        }
+    }
+
+    private func deliver(_ result: BatchResult) {
+        let (outcome, data) = run.finish(result, isFirst: !delivered, several: inputs.count > 1)
+        outcomes.append(outcome)
+        guard let data else { return }
+        delivered = true
+        if let path = run.destination(for: result.input) {
+            do throws(SnapPoemError) {
+                if run.options.outputDirectory != nil {
+                    try OutputFile.createParentFolders(of: path)
+                }
+                try OutputFile.write(data, to: path, overwrite: run.options.force, protecting: inputs.map(\.path))
+            } catch {
+                run.report(error)
+                outcomes.append(.outputFailed)
+            }
+        } else if run.options.export.copy {
+            collected.append(data)
+        } else {
+            run.console.writeOutput(data)
+        }
     }
 }
 

@@ -67,6 +67,18 @@ public enum OutputFile {
         }
     }
 
+    /// Creates the folders above `path` that do not exist yet.
+    ///
+    /// - Throws: `SnapPoemError.outputNotWritten` when a folder cannot be created.
+    public static func createParentFolders(of path: String) throws(SnapPoemError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .outputNotWritten(path: path, reason: "cannot create the folder \(folder.path)")
+        }
+    }
+
     private static func systemReason(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
     }

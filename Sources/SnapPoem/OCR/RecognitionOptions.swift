@@ -112,25 +112,44 @@ public struct EngineConfiguration: Sendable, Equatable {
 public struct RecognitionOptions: Sendable, Equatable {
     /// How Tesseract finds the text on the page. Default `.auto` (3).
     public var pageSegmentation: PageSegmentationMode
-    /// The resolution to assume, in dots per inch. Default 300; Tesseract uses it to judge
-    /// sizes and stops warning that it must estimate it.
+    /// The resolution to assume, in dots per inch (70–2400). Default 300; Tesseract uses it to
+    /// judge sizes and stops warning that it must estimate it.
     public var dotsPerInch: Int
-    /// The longest the recognition may take, or nil for no limit.
+    /// The longest the recognition may take, or nil for no limit. Bounds the whole call,
+    /// layout analysis included (see `Recognizer.recognize`).
     public var timeLimit: Duration?
     /// Which of Tesseract's own renderings (hOCR, TSV, ALTO) to produce as well. Default none.
     public var renderings: Set<PageRenderingFormat>
+    /// Only these characters may be recognised (`tessedit_char_whitelist`); nil for all.
+    public var allowedCharacters: String?
+    /// These characters are never recognised (`tessedit_char_blacklist`); nil for none.
+    public var deniedCharacters: String?
+    /// Keep runs of spaces between words as Tesseract measured them
+    /// (`preserve_interword_spaces`) instead of one space.
+    public var preserveInterwordSpaces: Bool
+    /// Recognise only this rectangle of the image given to the recognizer; nil for the whole
+    /// image. Clipped to the image; results keep the whole image's coordinates.
+    public var regionOfInterest: BoundingBox?
 
     /// Creates recognition options.
     public init(
         pageSegmentation: PageSegmentationMode = .auto,
         dotsPerInch: Int = 300,
         timeLimit: Duration? = nil,
-        renderings: Set<PageRenderingFormat> = []
+        renderings: Set<PageRenderingFormat> = [],
+        allowedCharacters: String? = nil,
+        deniedCharacters: String? = nil,
+        preserveInterwordSpaces: Bool = false,
+        regionOfInterest: BoundingBox? = nil
     ) {
         self.pageSegmentation = pageSegmentation
         self.dotsPerInch = dotsPerInch
         self.timeLimit = timeLimit
         self.renderings = renderings
+        self.allowedCharacters = allowedCharacters
+        self.deniedCharacters = deniedCharacters
+        self.preserveInterwordSpaces = preserveInterwordSpaces
+        self.regionOfInterest = regionOfInterest
     }
 }
 

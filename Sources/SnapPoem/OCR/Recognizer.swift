@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Recognises images with one Tesseract engine that it owns, loaded once and reused.
 ///
@@ -37,38 +38,110 @@ public final class Recognizer: Sendable {
         self.tessdataDirectory = box.engine.tessdata.directory
     }
 
+    /// How long past its time limit, or after cancellation, a call waits for Tesseract to stop
+    /// by itself before returning without it. Tesseract checks for a stop once per word while
+    /// recognising (≈ 30 ms), but not during page layout analysis, which can take seconds on a
+    /// large image; the call returns anyway, and the engine finishes that step in the
+    /// background before it takes the next image.
+    public static let stopGracePeriod: Duration = .milliseconds(150)
+
     /// Recognises `image`.
+    ///
+    /// The time limit bounds the whole call, layout analysis included: it returns at most
+    /// `options.timeLimit + stopGracePeriod` after it starts (plus the time to copy the
+    /// results out), whatever Tesseract is doing. Cancelling the calling task returns within
+    /// `stopGracePeriod` the same way.
     ///
     /// - Parameters:
     ///   - name: how the image is named in errors (usually its path).
     ///   - progress: called with 0–100 from Tesseract's thread as lines are recognised.
-    /// - Returns: the page, with `timedOut` set if `options.timeLimit` stopped it early.
-    /// - Throws: `SnapPoemError.cancelled` when the calling task is cancelled (recognition
-    ///   stops at Tesseract's next check), `.recognitionFailed` on an engine error.
+    /// - Returns: the page, with `timedOut` set if `options.timeLimit` stopped it early; its
+    ///   text is what was recognised by then (empty if layout analysis had not finished).
+    /// - Throws: `SnapPoemError.cancelled` when the calling task is cancelled,
+    ///   `.recognitionFailed` on an engine error.
     public func recognize(
         _ image: PoemImage,
         options: RecognitionOptions = RecognitionOptions(),
         name: String = "image",
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws(SnapPoemError) -> RecognizedPage {
-        let deadline = options.timeLimit.map { ContinuousClock.now.advanced(by: $0) }
+        let started = ContinuousClock.now
+        let deadline = options.timeLimit.map { started.advanced(by: $0) }
         let control = RecognitionControl(deadline: deadline, progress: progress)
         let engine = self.engine
-        let result: Result<RecognizedPage, SnapPoemError> = await withTaskCancellationHandler {
+        let gate = ResultGate<RecognizedPage>()
+        let grace = Self.stopGracePeriod
+        let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
+                gate.install(continuation)
                 queue.async {
                     do throws(SnapPoemError) {
-                        let page = try engine.engine.recognize(image, options: options, control: control, name: name)
-                        continuation.resume(returning: .success(page))
+                        gate.resume(with: .success(try engine.engine.recognize(image, options: options, control: control, name: name)))
                     } catch {
-                        continuation.resume(returning: .failure(error))
+                        gate.resume(with: .failure(error))
+                    }
+                }
+                if let limit = options.timeLimit {
+                    let timedOut = RecognizedPage(
+                        text: "", meanConfidence: 0, blocks: [], timedOut: true,
+                        imageWidth: image.width, imageHeight: image.height)
+                    DispatchQueue.global().asyncAfter(deadline: .now() + (limit + grace).dispatchInterval) {
+                        gate.resume(with: .success(timedOut))
                     }
                 }
             }
         } onCancel: {
             control.cancel()
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace.dispatchInterval) {
+                gate.resume(with: .failure(.cancelled(path: name)))
+            }
         }
         return try result.get()
+    }
+}
+
+/// Hands one result to one waiting continuation, whichever comes first: the engine's answer,
+/// the time limit, or cancellation. Later results are dropped.
+private final class ResultGate<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result<Value, SnapPoemError>, Never>?
+        var early: Result<Value, SnapPoemError>?
+        var done = false
+    }
+    private let state = Mutex(State())
+
+    func install(_ continuation: CheckedContinuation<Result<Value, SnapPoemError>, Never>) {
+        let early = state.withLock { state -> Result<Value, SnapPoemError>? in
+            if let early = state.early {
+                state.early = nil
+                state.done = true
+                return early
+            }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func resume(with result: Result<Value, SnapPoemError>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Result<Value, SnapPoemError>, Never>? in
+            guard !state.done else { return nil }
+            guard let continuation = state.continuation else {
+                if state.early == nil { state.early = result }
+                return nil
+            }
+            state.continuation = nil
+            state.done = true
+            return continuation
+        }
+        continuation?.resume(returning: result)
+    }
+}
+
+extension Duration {
+    /// The duration as a Dispatch interval, in nanoseconds.
+    var dispatchInterval: DispatchTimeInterval {
+        .nanoseconds(Int(clamping: components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000))
     }
 }
 

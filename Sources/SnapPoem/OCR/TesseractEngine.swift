@@ -50,9 +50,9 @@ final class TesseractEngine {
             throw .languageNotAvailable(language: code, tessdata: tessdata.directory.path, available: tessdata.availableLanguages)
         }
         for (name, value) in configuration.variables.sorted(by: { $0.key < $1.key }) {
-            guard TessBaseAPISetVariable(created, name, value) != 0 else {
+            if let problem = Self.problem(setting: name, to: value, on: created) {
                 TessBaseAPIEnd(created)
-                throw .invalidEngineVariable(name: name, reason: "Tesseract has no such variable, or refused the value '\(value)'")
+                throw .invalidEngineVariable(name: name, reason: problem)
             }
         }
         succeeded = true
@@ -64,6 +64,33 @@ final class TesseractEngine {
     deinit {
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)
+    }
+
+    /// Sets a Tesseract variable after checking that it exists and that the value fits its
+    /// type (Tesseract itself accepts "banana" for a number). Returns what is wrong, or nil.
+    private static func problem(setting name: String, to value: String, on handle: OpaquePointer) -> String? {
+        var integer: Int32 = 0, boolean: Int32 = 0, real: Double = 0
+        if TessBaseAPIGetBoolVariable(handle, name, &boolean) != 0 {
+            guard ["0", "1", "true", "false", "T", "F"].contains(value) else {
+                return "'\(value)' is not a boolean (use 0/1, true/false or T/F)"
+            }
+        } else if TessBaseAPIGetIntVariable(handle, name, &integer) != 0 {
+            guard Int32(value) != nil else { return "'\(value)' is not a whole number" }
+        } else if TessBaseAPIGetDoubleVariable(handle, name, &real) != 0 {
+            guard Double(value) != nil else { return "'\(value)' is not a number" }
+        } else if TessBaseAPIGetStringVariable(handle, name) == nil {
+            return "Tesseract has no variable of that name"
+        }
+        guard TessBaseAPISetVariable(handle, name, value) != 0 else {
+            return "Tesseract refused the value '\(value)'"
+        }
+        return nil
+    }
+
+    /// Sets a variable that snap-poem itself manages and knows to exist.
+    private func set(_ name: String, _ value: String) {
+        let accepted = TessBaseAPISetVariable(handle, name, value) != 0
+        precondition(accepted, "Tesseract no longer knows the variable \(name)")
     }
 
     /// The languages Tesseract reports as loaded (`TessBaseAPIGetLoadedLanguagesAsVector`).
@@ -97,8 +124,20 @@ final class TesseractEngine {
         LibrarySetup.keepTesseractSingleThreaded()
         defer { TessBaseAPIClear(handle) }
         // Tesseract keeps a reference to the image it is given; give it a private copy so
-        // that no Leptonica reference count is ever shared between threads.
-        var privateCopy = pixCopy(nil, image.pix.pointer)
+        // that no Leptonica reference count is ever shared between threads. A region of
+        // interest is applied by masking the rest white (see `PixImage.keepingOnly`).
+        var source = image.pix
+        if let region = options.regionOfInterest {
+            let left = min(max(region.left, 0), image.width), top = min(max(region.top, 0), image.height)
+            let right = min(max(region.right, left), image.width), bottom = min(max(region.bottom, top), image.height)
+            guard right > left, bottom > top else {
+                throw .invalidOption(
+                    option: "region",
+                    reason: "\(region.left),\(region.top) \(region.width)×\(region.height) lies outside the \(image.width)×\(image.height) image")
+            }
+            source = source.keepingOnly(BoundingBox(left: left, top: top, right: right, bottom: bottom))
+        }
+        var privateCopy = pixCopy(nil, source.pointer)
         guard privateCopy != nil else {
             throw .recognitionFailed(path: name, reason: "out of memory copying the image")
         }
@@ -106,6 +145,11 @@ final class TesseractEngine {
         pixDestroy(&privateCopy)
         TessBaseAPISetSourceResolution(handle, Int32(options.dotsPerInch))
         TessBaseAPISetPageSegMode(handle, options.pageSegmentation.tesseractValue)
+        // Per-recognition variables are set every time, so one image's choice never leaks
+        // into the next image recognised by this engine.
+        set("tessedit_char_whitelist", options.allowedCharacters ?? "")
+        set("tessedit_char_blacklist", options.deniedCharacters ?? "")
+        set("preserve_interword_spaces", options.preserveInterwordSpaces ? "1" : "0")
 
         guard let monitor = TessMonitorCreate() else {
             throw .recognitionFailed(path: name, reason: "could not create Tesseract's monitor")

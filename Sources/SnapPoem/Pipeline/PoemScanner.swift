@@ -53,8 +53,18 @@ public final class PoemScanner: Sendable {
         _ image: PoemImage,
         facts: ImageFacts? = nil,
         name: String = "image",
-        decodeTime: Duration = .zero,
         progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws(SnapPoemError) -> ScannedPoem {
+        try await scan(image, facts: facts, name: name, decodeTime: .zero, progress: progress)
+    }
+
+    /// The pipeline after decoding; `decodeTime` is carried into the timings.
+    private func scan(
+        _ image: PoemImage,
+        facts: ImageFacts?,
+        name: String,
+        decodeTime: Duration,
+        progress: (@Sendable (Int) -> Void)?
     ) async throws(SnapPoemError) -> ScannedPoem {
         if Task.isCancelled { throw .cancelled(path: name) }
         let clock = ContinuousClock()
@@ -64,9 +74,19 @@ public final class PoemScanner: Sendable {
         let preprocessTime = clock.now - preprocessStart
         if Task.isCancelled { throw .cancelled(path: name) }
 
+        var recognition = configuration.recognition
+        if let region = recognition.regionOfInterest, image.width > 0, image.height > 0 {
+            // The region is given in the decoded image's pixels; Tesseract sees the prepared one.
+            let scaleX = Double(prepared.width) / Double(image.width)
+            let scaleY = Double(prepared.height) / Double(image.height)
+            recognition.regionOfInterest = BoundingBox(
+                left: Int((Double(region.left) * scaleX).rounded(.down)),
+                top: Int((Double(region.top) * scaleY).rounded(.down)),
+                right: Int((Double(region.right) * scaleX).rounded(.up)),
+                bottom: Int((Double(region.bottom) * scaleY).rounded(.up)))
+        }
         let recognizeStart = clock.now
-        let page = try await recognizer.recognize(
-            prepared, options: configuration.recognition, name: name, progress: progress)
+        let page = try await recognizer.recognize(prepared, options: recognition, name: name, progress: progress)
         let recognizeTime = clock.now - recognizeStart
 
         let personalizeStart = clock.now
@@ -79,6 +99,7 @@ public final class PoemScanner: Sendable {
                 ?? ImageFacts(format: .unknown, storedWidth: image.width, storedHeight: image.height, orientation: .up),
             recognizedWidth: prepared.width,
             recognizedHeight: prepared.height,
+            preprocessing: options,
             page: page,
             recognizedText: recognizedText,
             personalized: personalized,

@@ -6,7 +6,9 @@ public struct ScanConfiguration: Sendable, Equatable {
     public var preprocessing: PreprocessingOptions
     /// The engine's start-up settings (languages, tessdata, variables).
     public var engine: EngineConfiguration
-    /// Per-image recognition settings (page segmentation, resolution, time limit).
+    /// Per-image recognition settings (page segmentation, resolution, time limit). A
+    /// `regionOfInterest` here is in the decoded image's pixels; the scanner maps it onto the
+    /// preprocessed image.
     public var recognition: RecognitionOptions
     /// The personalisation stage.
     public var replacements: ReplacementSet
@@ -60,6 +62,8 @@ public struct ScannedPoem: Sendable, Equatable {
     public var recognizedWidth: Int
     /// Height of the image Tesseract saw, after preprocessing.
     public var recognizedHeight: Int
+    /// The preprocessing that turned the decoded image into the one Tesseract saw.
+    public var preprocessing = PreprocessingOptions()
     /// What Tesseract recognised.
     public var page: RecognizedPage
     /// The recognised poem before personalisation: lines and stanzas rebuilt from the layout

@@ -39,6 +39,9 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidReplacementsFile(path: String, line: Int, reason: String)
     /// The output could not be written; nothing partial was left behind.
     case outputNotWritten(path: String, reason: String)
+    /// The poem from `path` cannot be exported as `format` (e.g. the scan did not record the
+    /// Tesseract rendering the format wraps).
+    case exportFailed(path: String, format: String, reason: String)
 
     /// A one-line, human-readable explanation naming the file (or option) and the problem.
     public var description: String {
@@ -76,6 +79,8 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path):\(line): \(reason)"
         case .outputNotWritten(let path, let reason):
             return "\(path): output not written (\(reason)); nothing was left behind"
+        case .exportFailed(let path, let format, let reason):
+            return "\(path): cannot export as \(format) (\(reason))"
         }
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+
+/// The outcome of one input of a batch.
+public struct BatchResult: Sendable {
+    /// Position of the input in the batch.
+    public var index: Int
+    /// The input.
+    public var input: BatchInput
+    /// The poem, or why it could not be read.
+    public var outcome: Result<ScannedPoem, SnapPoemError>
+}
+
+/// Reads many images in parallel: `workers` scanners, each with its own Tesseract engine,
+/// take the next input as they become free. Parallelism is across images, never inside one
+/// (Tesseract's OpenMP threads are switched off), which is what scales on a small machine.
+public struct BatchScanner: Sendable {
+    /// What each scan does.
+    public var configuration: ScanConfiguration
+    /// How many images are read at once (each worker loads its own models, ≈ 40 MB).
+    public var workers: Int
+
+    /// Creates a batch scanner; `workers` is at least 1.
+    public init(configuration: ScanConfiguration = ScanConfiguration(), workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.configuration = configuration
+        self.workers = max(1, workers)
+    }
+
+    /// Reads every input. Results arrive as they finish (not in input order); a failed input
+    /// is a result like any other, and the batch goes on.
+    ///
+    /// - Throws: `SnapPoemError` only when no engine can start (missing tessdata or
+    ///   language); per-input problems are in the results.
+    /// - Parameter progress: recognition progress of each image (its index, 0–100).
+    public func scan(
+        _ inputs: [BatchInput],
+        progress: (@Sendable (Int, Int) -> Void)? = nil,
+        onResult: @escaping @Sendable (BatchResult) async -> Void
+    ) async throws(SnapPoemError) {
+        guard !inputs.isEmpty else { return }
+        let first = try await PoemScanner(configuration: configuration)
+        let next = TicketDispenser()
+        let configuration = self.configuration
+        let workerCount = min(workers, inputs.count)
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<workerCount {
+                group.addTask {
+                    let scanner: PoemScanner
+                    if worker == 0 {
+                        scanner = first
+                    } else {
+                        guard let started = try? await PoemScanner(configuration: configuration) else { return }
+                        scanner = started
+                    }
+                    while !Task.isCancelled {
+                        let index = next.take()
+                        guard index < inputs.count else { return }
+                        let input = inputs[index]
+                        let outcome: Result<ScannedPoem, SnapPoemError>
+                        do throws(SnapPoemError) {
+                            var report: (@Sendable (Int) -> Void)?
+                            if let progress { report = { percent in progress(index, percent) } }
+                            outcome = .success(try await scanner.scan(fileAt: input.path, progress: report))
+                        } catch {
+                            outcome = .failure(error)
+                        }
+                        await onResult(BatchResult(index: index, input: input, outcome: outcome))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Hands out 0, 1, 2, … to concurrent workers, each number once.
+private final class TicketDispenser: Sendable {
+    private let counter = Atomic<Int>(0)
+
+    func take() -> Int { counter.add(1, ordering: .relaxed).oldValue }
+}

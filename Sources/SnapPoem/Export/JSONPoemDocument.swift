@@ -1,0 +1,269 @@
+/// The JSON export's document, schema version 1, as described key by key in
+/// `Docs/json-schema.md`.
+///
+/// A layer of its own, separate from the pipeline's types: every key is spelled out in
+/// `CodingKeys`, so renaming a Swift property cannot change the file format. New keys may be
+/// added within a version (readers ignore keys they do not know); renaming or removing a key,
+/// or changing its meaning, raises `schemaVersion`. Decode it with `JSONDecoder` to read a
+/// file snap-poem wrote.
+public struct JSONPoemDocument: Sendable, Equatable, Codable {
+    /// The schema version this type writes.
+    public static let currentSchemaVersion = 1
+
+    /// `schemaVersion`: the version of this layout; 1.
+    public var schemaVersion: Int
+    /// `generator`: what wrote the file.
+    public var generator: Generator
+    /// `source`: the image the poem was read from, as named on the command line (`-` for
+    /// standard input).
+    public var source: String
+    /// `text`: the personalised poem.
+    public var text: String
+    /// `originalText`: the poem as recognised, before personalisation.
+    public var originalText: String
+    /// `replacements`: each change personalisation made, in text order.
+    public var replacements: [ReplacementRecord]
+    /// `recognition`: what Tesseract read, line by line and word by word.
+    public var recognition: Recognition
+    /// `image`: the photo and what was done to it before recognition.
+    public var image: Image
+    /// `timings`: how long each stage took.
+    public var timings: Timings
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, generator, source, text, originalText, replacements, recognition, image, timings
+    }
+
+    /// `generator`: the program and OCR engine that wrote the document.
+    public struct Generator: Sendable, Equatable, Codable {
+        /// `name`: always `snap-poem`.
+        public var name: String
+        /// `version`: snap-poem's version.
+        public var version: String
+        /// `tesseractVersion`: the Tesseract library's version.
+        public var tesseractVersion: String
+
+        enum CodingKeys: String, CodingKey { case name, version, tesseractVersion }
+    }
+
+    /// One entry of `replacements`: one place where personalisation changed the text.
+    public struct ReplacementRecord: Sendable, Equatable, Codable {
+        /// `line`: 1-based line in `originalText` where the replaced text starts.
+        public var line: Int
+        /// `column`: 1-based column (in characters) where it starts.
+        public var column: Int
+        /// `original`: the text that was there.
+        public var original: String
+        /// `replacement`: what it became.
+        public var replacement: String
+
+        enum CodingKeys: String, CodingKey { case line, column, original, replacement }
+    }
+
+    /// `recognition`: Tesseract's result.
+    public struct Recognition: Sendable, Equatable, Codable {
+        /// `meanConfidence`: Tesseract's mean word confidence, 0–100.
+        public var meanConfidence: Int
+        /// `timedOut`: true when the time limit stopped recognition; the texts are then partial.
+        public var timedOut: Bool
+        /// `lines`: every recognised line in reading order.
+        public var lines: [Line]
+
+        enum CodingKeys: String, CodingKey { case meanConfidence, timedOut, lines }
+    }
+
+    /// One entry of `recognition.lines`.
+    public struct Line: Sendable, Equatable, Codable {
+        /// `block`: 1-based number of the layout block the line is in.
+        public var block: Int
+        /// `paragraph`: 1-based number of the paragraph within its block.
+        public var paragraph: Int
+        /// `text`: the line's words as recognised, joined by single spaces.
+        public var text: String
+        /// `confidence`: Tesseract's confidence for the line, 0–100, to two decimals.
+        public var confidence: Double
+        /// `box`: where the line is in the recognised image.
+        public var box: Box
+        /// `words`: the line's words, left to right.
+        public var words: [Word]
+
+        enum CodingKeys: String, CodingKey { case block, paragraph, text, confidence, box, words }
+    }
+
+    /// One entry of a line's `words`.
+    public struct Word: Sendable, Equatable, Codable {
+        /// `text`: the word as recognised.
+        public var text: String
+        /// `confidence`: Tesseract's confidence for the word, 0–100, to two decimals.
+        public var confidence: Double
+        /// `box`: where the word is in the recognised image.
+        public var box: Box
+
+        enum CodingKeys: String, CodingKey { case text, confidence, box }
+    }
+
+    /// A `box`: pixel edges in the recognised image (`image.recognizedWidth` ×
+    /// `image.recognizedHeight`), origin at the top left; `right` and `bottom` exclusive.
+    public struct Box: Sendable, Equatable, Codable {
+        /// `left`
+        public var left: Int
+        /// `top`
+        public var top: Int
+        /// `right`
+        public var right: Int
+        /// `bottom`
+        public var bottom: Int
+
+        enum CodingKeys: String, CodingKey { case left, top, right, bottom }
+    }
+
+    /// `image`: the photo's facts and the preprocessing applied.
+    public struct Image: Sendable, Equatable, Codable {
+        /// `format`: the file format found from its bytes (`png`, `jpeg`, …, `unknown`).
+        public var format: String
+        /// `storedWidth`: width of the pixels as stored in the file.
+        public var storedWidth: Int
+        /// `storedHeight`: height of the pixels as stored in the file.
+        public var storedHeight: Int
+        /// `orientation`: the EXIF orientation applied to turn the photo upright.
+        public var orientation: Orientation
+        /// `recognizedWidth`: width of the image Tesseract saw (after orientation and scaling).
+        public var recognizedWidth: Int
+        /// `recognizedHeight`: height of the image Tesseract saw.
+        public var recognizedHeight: Int
+        /// `preprocessing`: what was done to the image before recognition.
+        public var preprocessing: Preprocessing
+
+        enum CodingKeys: String, CodingKey {
+            case format, storedWidth, storedHeight, orientation, recognizedWidth, recognizedHeight, preprocessing
+        }
+    }
+
+    /// `image.orientation`.
+    public struct Orientation: Sendable, Equatable, Codable {
+        /// `exifValue`: the EXIF Orientation tag, 1–8; 1 (upright) when the file had none.
+        public var exifValue: Int
+        /// `name`: `up`, `up-mirrored`, `down`, `down-mirrored`, `left-mirrored`, `right`,
+        /// `right-mirrored` or `left`.
+        public var name: String
+        /// `applied`: whether the pixels were turned or mirrored (any value but 1).
+        public var applied: Bool
+
+        enum CodingKeys: String, CodingKey { case exifValue, name, applied }
+    }
+
+    /// `image.preprocessing`.
+    public struct Preprocessing: Sendable, Equatable, Codable {
+        /// `maxDimension`: the longest side the image was limited to, in pixels; null when
+        /// its size was kept.
+        public var maxDimension: Int?
+        /// `filter`: the contrast filter, `black-and-white` or `none`.
+        public var filter: String
+
+        enum CodingKeys: String, CodingKey { case maxDimension, filter }
+
+        /// Writes `maxDimension` as an explicit `null` rather than leaving the key out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(maxDimension, forKey: .maxDimension)
+            try container.encode(filter, forKey: .filter)
+        }
+    }
+
+    /// `timings`: seconds per stage, to the microsecond.
+    public struct Timings: Sendable, Equatable, Codable {
+        /// `decodeSeconds`: reading and decoding the file.
+        public var decodeSeconds: Double
+        /// `preprocessSeconds`: grey, scaling and filtering.
+        public var preprocessSeconds: Double
+        /// `recognizeSeconds`: Tesseract's layout analysis and recognition.
+        public var recognizeSeconds: Double
+        /// `personalizeSeconds`: find/replace.
+        public var personalizeSeconds: Double
+        /// `totalSeconds`: the four stages together.
+        public var totalSeconds: Double
+
+        enum CodingKeys: String, CodingKey {
+            case decodeSeconds, preprocessSeconds, recognizeSeconds, personalizeSeconds, totalSeconds
+        }
+    }
+}
+
+extension JSONPoemDocument {
+    /// The document for `poem`.
+    public init(_ poem: ScannedPoem) {
+        schemaVersion = Self.currentSchemaVersion
+        generator = Generator(name: "snap-poem", version: Versions.snapPoem, tesseractVersion: Versions.tesseract)
+        source = poem.source
+        text = poem.text
+        originalText = poem.recognizedText
+        replacements = poem.personalized.changes.map(ReplacementRecord.init)
+        var lines: [Line] = []
+        for (blockIndex, block) in poem.page.blocks.enumerated() {
+            for (paragraphIndex, paragraph) in block.paragraphs.enumerated() {
+                for line in paragraph.lines {
+                    lines.append(
+                        Line(
+                            block: blockIndex + 1, paragraph: paragraphIndex + 1, text: line.text,
+                            confidence: Self.hundredths(line.confidence), box: Box(line.boundingBox),
+                            words: line.words.map { Word(text: $0.text, confidence: Self.hundredths($0.confidence), box: Box($0.boundingBox)) }))
+                }
+            }
+        }
+        recognition = Recognition(meanConfidence: poem.page.meanConfidence, timedOut: poem.page.timedOut, lines: lines)
+        let facts = poem.imageFacts
+        var maxDimension: Int?
+        if case .maxDimension(let side) = poem.preprocessing.scaling { maxDimension = side }
+        image = Image(
+            format: facts.format.rawValue, storedWidth: facts.storedWidth, storedHeight: facts.storedHeight,
+            orientation: Orientation(
+                exifValue: facts.orientation.rawValue, name: Self.name(of: facts.orientation), applied: facts.orientation != .up),
+            recognizedWidth: poem.recognizedWidth, recognizedHeight: poem.recognizedHeight,
+            preprocessing: Preprocessing(maxDimension: maxDimension, filter: poem.preprocessing.filter.rawValue))
+        let stages = poem.timings
+        timings = Timings(
+            decodeSeconds: Self.seconds(stages.decode), preprocessSeconds: Self.seconds(stages.preprocess),
+            recognizeSeconds: Self.seconds(stages.recognize), personalizeSeconds: Self.seconds(stages.personalize),
+            totalSeconds: Self.seconds(stages.decode + stages.preprocess + stages.recognize + stages.personalize))
+    }
+
+    /// A confidence rounded to two decimals: Tesseract's are single-precision floats, and
+    /// `96.52745056152344` claims digits nobody measured.
+    static func hundredths(_ value: Double) -> Double {
+        guard value.isFinite else { return 0 }
+        return (value * 100).rounded() / 100
+    }
+
+    /// A duration in seconds, rounded to the microsecond.
+    static func seconds(_ duration: Duration) -> Double {
+        let components = duration.components
+        let microseconds = components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000
+        return Double(microseconds) / 1_000_000
+    }
+
+    static func name(of orientation: ExifOrientation) -> String {
+        switch orientation {
+        case .up: "up"
+        case .upMirrored: "up-mirrored"
+        case .down: "down"
+        case .downMirrored: "down-mirrored"
+        case .leftMirrored: "left-mirrored"
+        case .right: "right"
+        case .rightMirrored: "right-mirrored"
+        case .left: "left"
+        }
+    }
+}
+
+extension JSONPoemDocument.ReplacementRecord {
+    /// The record of one change. New fields of `TextChange` are added here, as new keys.
+    init(_ change: TextChange) {
+        self.init(line: change.line, column: change.column, original: change.original, replacement: change.replacement)
+    }
+}
+
+extension JSONPoemDocument.Box {
+    init(_ box: BoundingBox) {
+        self.init(left: box.left, top: box.top, right: box.right, bottom: box.bottom)
+    }
+}

@@ -1,0 +1,69 @@
+/// Escaping for HTML and XML text and attribute values, shared by the HTML, hOCR, ALTO and
+/// e-mail exporters.
+enum MarkupEscaping {
+    /// Escapes `&`, `<`, `>`, `"` and `'`, so the result is safe in element content and in
+    /// either kind of quoted attribute. Characters XML forbids (C0 controls other than tab,
+    /// line feed and carriage return; U+FFFE, U+FFFF) become U+FFFD, so that one stray byte
+    /// in a replacement cannot make a document unreadable.
+    static func escape(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&#39;"
+            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    output += "\u{FFFD}"
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output
+    }
+
+    /// Undoes `escape` and Tesseract's own escaping (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
+    /// `&#39;`, `&apos;`, and numeric references). Unknown references are kept as written.
+    static func unescape(_ text: Substring) -> String {
+        guard text.contains("&") else { return String(text) }
+        var output = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            guard character == "&", let semicolon = text[index...].prefix(12).firstIndex(of: ";") else {
+                output.append(character)
+                index = text.index(after: index)
+                continue
+            }
+            let name = text[text.index(after: index)..<semicolon]
+            if let replacement = reference(name) {
+                output.unicodeScalars.append(replacement)
+                index = text.index(after: semicolon)
+            } else {
+                output.append(character)
+                index = text.index(after: index)
+            }
+        }
+        return output
+    }
+
+    private static func reference(_ name: Substring) -> Unicode.Scalar? {
+        switch name {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            guard name.hasPrefix("#") else { return nil }
+            let digits = name.dropFirst()
+            let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+            return value.flatMap(Unicode.Scalar.init)
+        }
+    }
+}

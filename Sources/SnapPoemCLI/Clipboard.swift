@@ -1,0 +1,90 @@
+import Foundation
+
+/// The desktop clipboard, reached through the first tool that can serve this session:
+/// `wl-copy` under Wayland (`WAYLAND_DISPLAY`), else `xclip` or `xsel` under X11 (`DISPLAY`).
+struct Clipboard: Sendable, Equatable {
+    /// The tool's path.
+    let executable: String
+    /// Its arguments for "copy standard input to the clipboard".
+    let arguments: [String]
+
+    /// Why copying cannot be done; `message` is the line printed after `snap-poem: error: `.
+    enum Failure: Error, Equatable {
+        /// None of the tools is installed.
+        case noTool
+        /// A tool is installed but there is no display session to put the text in.
+        case noDisplay(tools: [String])
+        /// The tool could not be started or reported a failure.
+        case toolFailed(tool: String, reason: String)
+
+        var message: String {
+            switch self {
+            case .noTool:
+                "--copy: no clipboard tool found (install wl-clipboard, xclip or xsel)"
+            case .noDisplay(let tools):
+                "--copy: \(tools.joined(separator: ", ")) found, but there is no display to copy to (neither WAYLAND_DISPLAY nor DISPLAY is set)"
+            case .toolFailed(let tool, let reason):
+                "--copy: \(tool) failed (\(reason)); nothing was copied"
+            }
+        }
+    }
+
+    /// Finds the tool for the session described by `environment` (`PATH`, `WAYLAND_DISPLAY`,
+    /// `DISPLAY`).
+    static func find(in environment: [String: String]) -> Result<Clipboard, Failure> {
+        let folders = (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        func locate(_ name: String) -> String? {
+            folders.lazy.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        }
+        let hasWayland = !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        let hasX11 = !(environment["DISPLAY"] ?? "").isEmpty
+        let candidates: [(name: String, arguments: [String], usable: Bool)] = [
+            ("wl-copy", [], hasWayland),
+            ("xclip", ["-selection", "clipboard"], hasX11),
+            ("xsel", ["--clipboard", "--input"], hasX11),
+        ]
+        var installed: [String] = []
+        for candidate in candidates {
+            guard let path = locate(candidate.name) else { continue }
+            if candidate.usable { return .success(Clipboard(executable: path, arguments: candidate.arguments)) }
+            installed.append(candidate.name)
+        }
+        return .failure(installed.isEmpty ? .noTool : .noDisplay(tools: installed))
+    }
+
+    /// Hands `data` to the tool on its standard input and waits for it to finish.
+    ///
+    /// The data goes through an unnamed temporary file rather than a pipe, so a tool that
+    /// exits without reading cannot kill snap-poem with SIGPIPE. The tool's own output is
+    /// discarded: `xclip` and `wl-copy` leave a process behind that serves the clipboard and
+    /// would keep a pipe open forever.
+    func copy(_ data: Data) throws(Failure) {
+        let name = URL(fileURLWithPath: executable).lastPathComponent
+        var template = Array((FileManager.default.temporaryDirectory.path + "/snap-poem-clipboard-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw .toolFailed(tool: name, reason: "no temporary file: \(String(cString: strerror(errno)))") }
+        unlink(template.withUnsafeBufferPointer { $0.baseAddress! })
+        let input = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            try input.write(contentsOf: data)
+            try input.seek(toOffset: 0)
+        } catch {
+            throw .toolFailed(tool: name, reason: "could not buffer the text: \(error.localizedDescription)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw .toolFailed(tool: name, reason: "could not start it: \(error.localizedDescription)")
+        }
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw .toolFailed(tool: name, reason: "exit status \(process.terminationStatus)")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@Suite("Batches on the command line: folders, --jobs, --output-dir, --shard")
+struct BatchCommandTests {
+    /// A folder with two readable images in a tree and one empty file.
+    static func makeTree() throws -> URL {
+        let folder = try Fixtures.temporaryFolder()
+        let sub = folder.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Fixtures.sample("formats/stanza-rgb8.png"), toPath: folder.appendingPathComponent("a.png").path)
+        try FileManager.default.copyItem(
+            atPath: Fixtures.sample("formats/stanza-gray.jpg"), toPath: sub.appendingPathComponent("b.jpg").path)
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("c.png").path, contents: Data())
+        return folder
+    }
+
+    @Test("A folder is read in sorted order with one or two jobs alike; the bad file is reported and the rest delivered")
+    func folder() throws {
+        let folder = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let one = try BinaryRun.run([folder.path, "--jobs", "1", "-r", "Lenore=Alex"])
+        let two = try BinaryRun.run([folder.path, "--jobs", "2", "-r", "Lenore=Alex"])
+        #expect(one.status == 1)
+        #expect(two.status == 1)
+        #expect(one.output == two.output)
+        #expect(one.error == two.error)
+        let headers = one.output.split(separator: "\n").filter { $0.hasPrefix("==> ") }
+        #expect(headers == ["==> \(folder.path)/a.png <==", "==> \(folder.path)/sub/b.jpg <=="])
+        #expect(one.output.components(separatedBy: "Alex!").count - 1 == 2)
+        #expect(one.error.contains("snap-poem: error: \(folder.path)/c.png: the file is empty"))
+        #expect(one.error.hasSuffix("snap-poem: 3 images: 2 read, 1 failed\n"))
+    }
+
+    @Test("--output-dir writes one file per image, mirroring the tree, and keeps existing files without --force")
+    func outputDirectory() throws {
+        let folder = try Self.makeTree()
+        let results = try Fixtures.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: results)
+        }
+        let run = try BinaryRun.run([folder.path, "--output-dir", results.path, "--format", "json"])
+        #expect(run.status == 1)
+        #expect(run.output.isEmpty)
+        let written = try FileManager.default.subpathsOfDirectory(atPath: results.path).sorted()
+        #expect(written == ["a.json", "sub", "sub/b.json"])
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: results.appendingPathComponent("a.json")))
+        #expect(document is [String: Any])
+        let again = try BinaryRun.run([folder.appendingPathComponent("a.png").path, "--output-dir", results.path, "--format", "json"])
+        #expect(again.status == 73)
+    }
+
+    @Test("Shards 1/2 and 2/2 together read every image exactly once")
+    func shards() throws {
+        let folder = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var headers: [Substring] = []
+        var errors = ""
+        for shard in ["1/2", "2/2"] {
+            let run = try BinaryRun.run([folder.path, "--shard", shard])
+            headers += run.output.split(separator: "\n").filter { $0.hasPrefix("==> ") }
+            if !run.output.contains("==> ") && !run.output.isEmpty { headers.append("single") }
+            errors += run.error
+        }
+        let failures = errors.split(separator: "\n").filter { $0.contains("c.png") }
+        #expect(failures.count == 1)
+        #expect(headers.count + failures.count == 3, "\(headers) \(failures)")
+    }
+
+    @Test(
+        "Several images cannot go to one file or one-document format",
+        arguments: [["--output", "poems.txt"], ["--format", "html"]])
+    func severalToOne(extra: [String]) throws {
+        let folder = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try BinaryRun.run([folder.path] + extra)
+        #expect(run.status == 64)
+        #expect(run.error.contains("--output-dir"))
+    }
+}
