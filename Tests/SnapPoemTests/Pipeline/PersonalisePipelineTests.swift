@@ -29,6 +29,24 @@ struct PersonalisePipelineTests {
         #expect(poem.text.replacing("Alex", with: "Lenore") == poem.recognizedText)
     }
 
+    @Test("The JSON export carries each change's FIND, how it matched and its OCR confidence")
+    func jsonExport() async throws {
+        let scanner = try await PoemScanner(configuration: Self.lenoreToAlex)
+        let poem = try await scanner.scan(fileAt: Fixtures.sample("photo-blurred.jpg"))
+        let data = try poem.exported(as: .json)
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let records = try #require(document["replacements"] as? [[String: Any]])
+        #expect(records.count == 2)
+        for (record, change) in zip(records, poem.personalized.changes) {
+            #expect(record["line"] as? Int == change.line)
+            #expect(record["original"] as? String == "Lenore")
+            #expect(record["find"] as? String == "Lenore")
+            #expect(record["match"] as? String == "exact")
+            let confidence = try #require(record["confidence"] as? Double)
+            #expect(abs(confidence - (change.confidence ?? -1)) < 0.01)
+        }
+    }
+
     @Test("Uneven light: a Lenore cut short at the dark edge is not replaced but is reported")
     func unevenLight() async throws {
         let scanner = try await PoemScanner(configuration: Self.lenoreToAlex)
