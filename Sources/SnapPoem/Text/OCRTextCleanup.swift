@@ -16,8 +16,9 @@
 ///   line left empty disappears. Joined only when the next line starts with a lowercase letter
 ///   and the poem does not write that word with a hyphen elsewhere ("to-night" stays
 ///   "to-\nnight"); dashes (—, –) are never joined, nor is anything across a stanza break.
-/// - `tidiesSpaces`: runs of spaces become one; spaces at line starts go; a space before a
-///   comma or a full stop, after an opening “ ( [ or before a closing ” ) ] goes. Around em
+/// - `tidiesSpaces`: runs of spaces inside a line become one (spaces opening a line are
+///   indentation and stay); a space before a comma or a full stop, after an opening “ ( [ or
+///   before a closing ” ) ] goes. Around em
 ///   dashes, spaces go when the poem mostly writes them unspaced ("toll! —a" → "toll!—a"),
 ///   except after a dash that opens a line (dialogue). French spacing before ; : ! ? and
 ///   inside « » is left alone.
@@ -126,11 +127,13 @@ public struct OCRTextCleanup: Sendable, Hashable, Codable {
 
     private static func tidyingSpaces(_ line: String) -> String {
         let input = Array(line)
-        var output: [Character] = []
+        // Spaces opening the line are indentation, kept as they are.
+        let indentation = input.prefix { $0 == " " || $0 == "\t" }
+        var output = Array(indentation)
         output.reserveCapacity(input.count)
-        for (index, character) in input.enumerated() {
+        for (index, character) in input.enumerated().dropFirst(indentation.count) {
             if character == " " || character == "\t" {
-                // No space at the start, after another space, or after an opening mark.
+                // No space after another space or after an opening mark.
                 guard let last = output.last, last != " ", !closesUpAfter.contains(last) else { continue }
                 output.append(" ")
                 continue

@@ -287,12 +287,12 @@ struct ReplacementMatcher {
     }
 
     /// The word (or run of words, for a FIND of several) nearest to the FIND of pair `index`
-    /// by edit distance, ignoring case, when at most about half its characters differ.
+    /// by edit distance, ignoring case, when at most about a third of its characters differ.
     /// `caselessText` is the text's `CodedText.caseless` numbers.
     private func closestWord(to index: Int, caselessText: [Int], positions: TextPositions) -> UnmatchedFind.Suggestion? {
         let target = findCodes[index].map { text.caseless[$0] }
         let wordCount = replacementSet.replacements[index].find.split(separator: " ").count
-        let limit = max(1, target.count / 2)
+        let limit = max(1, (target.count + 1) / 3)
         var best: (distance: Int, range: Range<Int>)?
         var scratch: [Int] = []
         // How many of each character the target has, to skip words that share too few.

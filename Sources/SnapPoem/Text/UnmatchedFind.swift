@@ -19,7 +19,8 @@ public struct UnmatchedFind: Sendable, Equatable, Codable {
 
     /// The FIND that was not found.
     public var find: String
-    /// The closest word, when one is reasonably close (at most about half its letters differ).
+    /// The closest word, when one is close: at most about a third of its letters differ
+    /// (ignoring case), e.g. two for "Lenore".
     public var closest: Suggestion?
 
     /// Creates a record of a FIND that matched nothing.

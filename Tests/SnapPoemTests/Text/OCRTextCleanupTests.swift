@@ -30,7 +30,7 @@ struct OCRTextCleanupTests {
             CleanupCase(input: "a self -\nless love\n", expected: "a self -\nless love\n", why: "a spaced hyphen is a dash"),
             CleanupCase(input: "the Len-\n\nore stanza\n", expected: "the Len-\n\nore stanza\n", why: "never across a stanza break"),
             CleanupCase(input: "Ah,  broken   is the  bowl\n", expected: "Ah, broken is the bowl\n", why: "runs of spaces become one"),
-            CleanupCase(input: "   Ah, broken\n", expected: "Ah, broken\n", why: "spaces at the line start go"),
+            CleanupCase(input: "   Ah,  broken\n", expected: "   Ah, broken\n", why: "indentation stays"),
             CleanupCase(input: "the evil eye , by yours .\n", expected: "the evil eye, by yours.\n", why: "no space before a comma or full stop"),
             CleanupCase(input: "and yet ...\n", expected: "and yet ...\n", why: "a spaced ellipsis is a style"),
             CleanupCase(input: "“ Wretches! ye loved her ”\n( aside )\n", expected: "“Wretches! ye loved her”\n(aside)\n", why: "no space inside quotes or brackets"),
@@ -62,7 +62,7 @@ struct OCRTextCleanupTests {
         "Cleaning is idempotent",
         arguments: [
             "| wept\nﬂown\nThe sweet Len-\nore-\nhath\n", "a Len-\nore-\nbrave-\nly\n", "toll! —a\nsung! —\n",
-            "  x  ,  y  .  \n\n\n z \n", "Avaunt! to-\nnight\nto-night\n",
+            "  x  ,  y  .  \n\n\n z \n", "    indented  line\n", "Avaunt! to-\nnight\nto-night\n",
         ])
     func idempotent(text: String) {
         let once = OCRTextCleanup.clean(text)
