@@ -25,6 +25,8 @@ struct CommandOptions: Sendable, Equatable {
     var showVersion = false
     /// `--list-langs` was asked for.
     var listLanguages = false
+    /// `--report`: list each replacement on standard error.
+    var report = false
 
     /// Gives each parsed value its type, checking ranges and consistency.
     init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -64,10 +66,11 @@ struct CommandOptions: Sendable, Equatable {
             throw UsageError(message: "'--output \(output)' is also an input; snap-poem never overwrites an image.")
         }
 
+        scan.replacements = try Self.replacementSet(parsed)
+        if parsed.has("no-cleanup") { scan.cleanup = .layoutOnly }
+        report = parsed.has("report")
+
         do throws(SnapPoemError) {
-            scan.replacements = ReplacementSet(try (parsed.values["replace"] ?? []).map { argument throws(SnapPoemError) in
-                try Replacement(parsing: argument)
-            })
             if let languages = parsed.value("lang") {
                 scan.engine.languages = try LanguageSet(parsing: languages)
             }

@@ -26,7 +26,18 @@ struct OptionSpec: Sendable, Equatable {
     static let all: [OptionSpec] = [
         OptionSpec(
             "replace", short: "r", value: "FIND=REPLACE", repeatable: true,
-            help: "Replace every whole-word FIND with REPLACE (repeatable; all applied at once). Write \\= for an '=' in FIND."),
+            help: "Replace FIND with REPLACE, also where the OCR misread it (repeatable; all at once, never chained). Write \\= for '=' in FIND."),
+        OptionSpec(
+            "replacements", value: "FILE", repeatable: true,
+            help: "Read FIND=REPLACE pairs from FILE, one a line, after the header '# snap-poem replacements v1'; '#' starts a comment."),
+        OptionSpec("ignore-case", short: "i", help: "Match FIND in any letter case; the replacement takes the text's case (LENORE → ALEX)."),
+        OptionSpec("substring", help: "Replace FIND inside longer words too (by default 'Lenored' is left alone)."),
+        OptionSpec("exact", help: "Turn off OCR-tolerant matching: misreadings such as 'Lenorc' or 'L enore' are left as they are."),
+        OptionSpec(
+            "strictness", value: "LEVEL",
+            help: "How far an OCR misreading of FIND may stray: strict, normal (default) or loose; exact is --exact."),
+        OptionSpec("no-cleanup", help: "Keep the text as recognised: no '|' → 'I', ligatures, hyphenation joining or space tidying."),
+        OptionSpec("report", help: "List each replacement on standard error: where, what the image said, what it became, OCR confidence."),
         OptionSpec("output", short: "o", value: "FILE", help: "Write the poem to FILE instead of standard output ('-' is standard output)."),
         OptionSpec("force", short: "f", help: "Overwrite an existing output file."),
         OptionSpec(

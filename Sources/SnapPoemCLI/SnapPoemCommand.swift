@@ -162,6 +162,8 @@ struct BatchRun {
         if !poem.page.hasText && !poem.page.timedOut {
             console.writeError("snap-poem: warning: \(displayName): no text was found in the image\n")
         }
+        PersonalizationReport(poem: poem, name: displayName, namesInput: several)
+            .write(to: console, listingChanges: options.report)
         let data: Data
         do throws(SnapPoemError) {
             data = try render(poem, displayName: displayName, isFirst: isFirst, several: several)

@@ -159,7 +159,9 @@ struct ExportEndToEndTests {
         let french = Fixtures.sample("chanson-d-automne.png")
         let result = try BinaryRun.run([Self.lenore, missing, french, "--format", "json", "--lang", "fra+eng", "-r", "Lenore=Alex"])
         #expect(result.status == 1)
-        #expect(result.error == "snap-poem: error: \(missing): no such file\nsnap-poem: 3 images: 2 read, 1 failed\n")
+        #expect(
+            result.error == "snap-poem: error: \(missing): no such file\n"
+                + "snap-poem: warning: \(french): 'Lenore' not found\n" + "snap-poem: 3 images: 2 read, 1 failed\n")
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 2)
         let documents = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }

@@ -56,8 +56,15 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         public var original: String
         /// `replacement`: what it became.
         public var replacement: String
+        /// `find`: the FIND of the pair that matched.
+        public var find: String?
+        /// `match`: how the text matched FIND: `exact`, `ignoring-case` or `ocr-tolerant`.
+        public var match: String?
+        /// `confidence`: Tesseract's confidence (0–100) in the word(s) replaced, the lowest
+        /// when several; absent when unknown.
+        public var confidence: Double?
 
-        enum CodingKeys: String, CodingKey { case line, column, original, replacement }
+        enum CodingKeys: String, CodingKey { case line, column, original, replacement, find, match, confidence }
     }
 
     /// `recognition`: Tesseract's result.
@@ -258,7 +265,15 @@ extension JSONPoemDocument {
 extension JSONPoemDocument.ReplacementRecord {
     /// The record of one change. New fields of `TextChange` are added here, as new keys.
     init(_ change: TextChange) {
-        self.init(line: change.line, column: change.column, original: change.original, replacement: change.replacement)
+        let match: String
+        switch change.kind {
+        case .exact: match = "exact"
+        case .caseInsensitive: match = "ignoring-case"
+        case .ocrTolerant: match = "ocr-tolerant"
+        }
+        self.init(
+            line: change.line, column: change.column, original: change.original, replacement: change.replacement,
+            find: change.find, match: match, confidence: change.confidence.map(JSONPoemDocument.hundredths))
     }
 }
 

@@ -35,7 +35,8 @@ enum WordPersonalization {
         for change in changes where !change.original.isEmpty && seen.insert(change.original).inserted {
             pairs.append(Replacement(find: change.original, replaceWith: change.replacement))
         }
-        return pairs.isEmpty ? nil : ReplacementSet(pairs)
+        // The originals are what the text said, so they are matched exactly, never tolerantly.
+        return pairs.isEmpty ? nil : ReplacementSet(pairs, options: MatchingOptions(strictness: .exact))
     }
 
     /// One line's words after replacement.

@@ -90,8 +90,8 @@ public final class PoemScanner: Sendable {
         let recognizeTime = clock.now - recognizeStart
 
         let personalizeStart = clock.now
-        let recognizedText = OCRTextCleanup.clean(PoemLayout.text(of: page))
-        let personalized = configuration.replacements.apply(to: recognizedText)
+        let recognizedText = configuration.cleanup.clean(PoemLayout.text(of: page))
+        let personalized = configuration.replacements.apply(to: recognizedText, words: page.words)
         let personalizeTime = clock.now - personalizeStart
         return ScannedPoem(
             source: name,

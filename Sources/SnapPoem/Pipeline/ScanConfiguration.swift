@@ -12,6 +12,9 @@ public struct ScanConfiguration: Sendable, Equatable {
     public var recognition: RecognitionOptions
     /// The personalisation stage.
     public var replacements: ReplacementSet
+    /// The OCR repairs made to the recognised text before replacements run (`--no-cleanup`
+    /// sets `OCRTextCleanup.layoutOnly`).
+    public var cleanup: OCRTextCleanup = .standard
 
     /// Creates a configuration; every stage has sensible defaults.
     public init(

@@ -1,11 +1,14 @@
-/// One find/replace pair: every whole-word occurrence of `find` becomes `replacement`.
+/// One find/replace pair: every occurrence of `find` becomes `replacement`. What counts as an
+/// occurrence (case, whole words, OCR misreadings) is decided by the `ReplacementSet`'s
+/// `MatchingOptions`.
 public struct Replacement: Sendable, Hashable, Codable {
     /// The text to look for, e.g. the poet's muse, "Lenore".
     public var find: String
-    /// What it becomes, e.g. "Alex".
+    /// What it becomes, e.g. "Alex". May be empty, to remove FIND.
     public var replacement: String
 
-    /// Creates a pair; `find` must not be empty.
+    /// Creates a pair; `find` must not be empty (a programming error: parsed input is checked
+    /// by `init(parsing:)` and `ReplacementsFile`).
     public init(find: String, replaceWith replacement: String) {
         precondition(!find.isEmpty, "a replacement needs something to find")
         self.find = find
@@ -13,34 +16,45 @@ public struct Replacement: Sendable, Hashable, Codable {
     }
 
     /// Parses the command-line form `FIND=REPLACE`, splitting at the first `=` not preceded
-    /// by a backslash (`\=` puts an `=` in FIND; `\\` is a backslash).
+    /// by a backslash: in FIND, `\=` is an `=`, `\\` a backslash and `\#` a `#`; REPLACE is
+    /// taken as written (it may contain `=`).
     ///
     /// - Throws: `SnapPoemError.invalidOption` when there is no `=` or FIND is empty.
     public init(parsing argument: String) throws(SnapPoemError) {
+        switch Self.split(argument) {
+        case .success(let pair):
+            self.init(find: pair.find, replaceWith: pair.replacement)
+        case .failure(.noEquals):
+            throw .invalidOption(option: "--replace", reason: "'\(argument)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+        case .failure(.emptyFind):
+            throw .invalidOption(option: "--replace", reason: "'\(argument)' has nothing to find before '='")
+        }
+    }
+
+    /// Why a `FIND=REPLACE` text is not a pair.
+    enum SplitFailure: Error {
+        case noEquals, emptyFind
+    }
+
+    /// Splits `FIND=REPLACE` at the first unescaped `=`, unescaping FIND.
+    static func split(_ argument: some StringProtocol) -> Result<(find: String, replacement: String), SplitFailure> {
         var find = ""
-        var rest: Substring?
         var index = argument.startIndex
         while index < argument.endIndex {
             let character = argument[index]
             let next = argument.index(after: index)
-            if character == "\\", next < argument.endIndex, argument[next] == "=" || argument[next] == "\\" {
+            if character == "\\", next < argument.endIndex, ["=", "\\", "#"].contains(argument[next]) {
                 find.append(argument[next])
                 index = argument.index(after: next)
                 continue
             }
             if character == "=" {
-                rest = argument[next...]
-                break
+                guard !find.isEmpty else { return .failure(.emptyFind) }
+                return .success((find, String(argument[next...])))
             }
             find.append(character)
             index = next
         }
-        guard let rest else {
-            throw .invalidOption(option: "--replace", reason: "'\(argument)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
-        }
-        guard !find.isEmpty else {
-            throw .invalidOption(option: "--replace", reason: "'\(argument)' has nothing to find before '='")
-        }
-        self.init(find: find, replaceWith: String(rest))
+        return .failure(.noEquals)
     }
 }

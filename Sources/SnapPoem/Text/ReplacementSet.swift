@@ -1,59 +1,61 @@
 /// A set of replacements applied together, in one pass: a replaced text is never searched
 /// again, so `Lenore=Alex` with `Alex=Sam` turns "Lenore" into "Alex", and `A=B` with `B=A`
-/// swaps. Matching is case-sensitive and whole-word: "Lenored" is left alone.
+/// swaps.
+///
+/// How a piece of text is recognised as FIND is set by `options` (`MatchingOptions`): by
+/// default case-sensitive, whole words, and tolerant of OCR misreadings ("Lenorc",
+/// "L enore", "Len-\nore"), with a precision-first rule for what is another word instead
+/// ("Lenora", "Lenores", "ignore"); see `Strictness`.
+///
+/// Where several matches overlap, the closest wins (exact before caseless before
+/// OCR-tolerant, then the smaller difference), then the earlier in the text, the longer, and
+/// the earlier pair.
+///
+/// A word hyphenated across a line end ("Len-\nore hath") is replaced on its first line and
+/// the rest of the second line keeps its own line ("Alex\nhath"); a punctuation mark stuck to
+/// the end of the word moves up with it ("Len-\nore! and" → "Alex!\nand"). When nothing else
+/// is on the second line, the two lines become one.
 public struct ReplacementSet: Sendable, Equatable, Codable {
-    /// The pairs, in the order given; where two match at the same place, the longer `find`
-    /// wins, then the earlier pair.
+    /// The pairs, in the order given.
     public var replacements: [Replacement]
+    /// How FIND is matched.
+    public var options: MatchingOptions
 
     /// Creates a set; an empty set changes nothing.
-    public init(_ replacements: [Replacement] = []) {
+    public init(_ replacements: [Replacement] = [], options: MatchingOptions = MatchingOptions()) {
         self.replacements = replacements
+        self.options = options
     }
+
+    /// Whether the set has no pairs (and so leaves every text as it is).
+    public var isEmpty: Bool { replacements.isEmpty }
 
     /// Applies every replacement to `text` at once. Pure: the same input gives the same output.
+    ///
+    /// - Returns: the new text, each change (without OCR confidences), and each FIND that
+    ///   matched nothing with the closest word of the text.
     public func apply(to text: String) -> PersonalizedText {
+        apply(to: text, confidences: nil)
+    }
+
+    /// Applies every replacement to `text`, the recognised text built from `words`, and
+    /// records each change's OCR confidence: the lowest confidence of the recognised words it
+    /// covers. Pure, like `apply(to:)`.
+    ///
+    /// `text` may be `words` laid out by `PoemLayout` and tidied by `OCRTextCleanup` (words are
+    /// found in it in order, ignoring spaces, ligatures, `|` read as `I`, and joined
+    /// hyphens). Where the text stops following the words, confidences are nil.
+    public func apply(to text: String, words: [RecognizedWord]) -> PersonalizedText {
+        apply(to: text, confidences: WordConfidences(words: words))
+    }
+
+    private func apply(to text: String, confidences: WordConfidences?) -> PersonalizedText {
         guard !replacements.isEmpty else { return PersonalizedText(text: text, changes: []) }
-        let characters = Array(text)
-        let candidates = replacements.enumerated()
-            .map { (order: $0.offset, pair: $0.element, pattern: Array($0.element.find)) }
-            .sorted { $0.pattern.count != $1.pattern.count ? $0.pattern.count > $1.pattern.count : $0.order < $1.order }
-        var output = ""
-        var changes: [TextChange] = []
-        var line = 1, column = 1
-        var index = 0
-        while index < characters.count {
-            let match = candidates.first { candidate in
-                let end = index + candidate.pattern.count
-                guard end <= characters.count, Array(characters[index..<end]) == candidate.pattern else { return false }
-                let startsWord = index == 0 || !Self.isWordCharacter(characters[index - 1])
-                let endsWord = end == characters.count || !Self.isWordCharacter(characters[end])
-                return startsWord && endsWord
-            }
-            if let match {
-                output += match.pair.replacement
-                changes.append(TextChange(line: line, column: column, original: match.pair.find, replacement: match.pair.replacement))
-                for character in match.pattern { advance(&line, &column, over: character) }
-                index += match.pattern.count
-            } else {
-                output.append(characters[index])
-                advance(&line, &column, over: characters[index])
-                index += 1
-            }
-        }
-        return PersonalizedText(text: output, changes: changes)
+        var matcher = ReplacementMatcher(text: text, set: self)
+        return matcher.personalize(confidences: confidences)
     }
 
-    private func advance(_ line: inout Int, _ column: inout Int, over character: Character) {
-        if character.isNewline {
-            line += 1
-            column = 1
-        } else {
-            column += 1
-        }
-    }
-
-    /// Letters, digits and the apostrophe-free joiners that make up a word.
+    /// Letters, digits and `_`: the characters a whole word is made of.
     static func isWordCharacter(_ character: Character) -> Bool {
         character.isLetter || character.isNumber || character == "_"
     }

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The `--replacements FILE` format, version 1: a UTF-8 text file of `FIND=REPLACE` lines.
+///
+/// ```
+/// # snap-poem replacements v1
+/// # Comments start with '#'; blank lines are ignored.
+/// Lenore = Alex
+/// Guy De Vere = Sam
+/// a\=b = c        (FIND "a=b"; write \= for '=' and \\ for '\' in FIND)
+/// \#1 = first     (FIND "#1"; \# for a '#' that starts FIND)
+/// ```
+///
+/// - The first line is exactly the header `# snap-poem replacements v1`; a later version's
+///   header is refused with the version this build reads.
+/// - Each other line is blank, a comment (its first non-space character is `#`), or a pair:
+///   FIND is everything before the first unescaped `=`, REPLACE everything after it (it may
+///   contain `=` and `#`). Spaces and tabs around FIND and REPLACE are ignored; REPLACE may be
+///   empty, to remove FIND.
+/// - A FIND may appear once only.
+public enum ReplacementsFile {
+    /// The version this build reads and writes.
+    public static let version = 1
+    /// The first line of a version-1 file.
+    public static let header = "# snap-poem replacements v1"
+    /// Files larger than this are refused: a replacements file is a few short lines.
+    public static let maximumSize = 1 << 20
+
+    /// Reads and parses the file at `path`.
+    ///
+    /// - Throws: `SnapPoemError.fileNotFound`, `.unreadableFile`, or
+    ///   `.invalidReplacementsFile` naming the line and what is wrong with it.
+    public static func load(path: String) throws(SnapPoemError) -> [Replacement] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .fileNotFound(path: path) }
+        guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "it is a directory") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadableFile(path: path, reason: FileManager.default.isReadableFile(atPath: path) ? error.localizedDescription : "permission denied")
+        }
+        guard data.count <= maximumSize else {
+            throw .invalidReplacementsFile(path: path, line: 1, reason: "the file is larger than 1 MiB; a replacements file holds short FIND=REPLACE lines")
+        }
+        guard let contents = String(data: data, encoding: .utf8) else {
+            let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            let bad = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil } ?? 0
+            throw .invalidReplacementsFile(path: path, line: bad + 1, reason: "not UTF-8 text")
+        }
+        return try parse(contents, path: path)
+    }
+
+    /// Parses a file's contents; `path` names it in errors.
+    ///
+    /// - Throws: `SnapPoemError.invalidReplacementsFile` for a missing or unsupported header,
+    ///   a line without `=`, an empty FIND, or a FIND given twice.
+    public static func parse(_ contents: String, path: String) throws(SnapPoemError) -> [Replacement] {
+        var lines = contents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        let first = lines.first.map { $0.trimmingSpaces.drop { $0 == "\u{FEFF}" } } ?? ""
+        guard first == header else {
+            let prefix = "# snap-poem replacements v"
+            if first.hasPrefix(prefix), let found = Int(first.dropFirst(prefix.count)) {
+                throw .invalidReplacementsFile(
+                    path: path, line: 1, reason: "version \(found) is not supported; this snap-poem reads version \(version) ('\(header)')")
+            }
+            throw .invalidReplacementsFile(path: path, line: 1, reason: "the first line must be '\(header)'")
+        }
+        var replacements: [Replacement] = []
+        var firstLine: [String: Int] = [:]
+        for (offset, rawLine) in lines.enumerated().dropFirst() {
+            let number = offset + 1
+            let line = rawLine.trimmingSpaces
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            switch Replacement.split(line) {
+            case .failure(.noEquals):
+                throw .invalidReplacementsFile(path: path, line: number, reason: "'\(line)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+            case .failure(.emptyFind):
+                throw .invalidReplacementsFile(path: path, line: number, reason: "'\(line)' has nothing to find before '='")
+            case .success(let pair):
+                let find = pair.find.trimmingSpaces
+                guard !find.isEmpty else {
+                    throw .invalidReplacementsFile(path: path, line: number, reason: "'\(line)' has nothing to find before '='")
+                }
+                if let earlier = firstLine[find] {
+                    throw .invalidReplacementsFile(path: path, line: number, reason: "'\(find)' is already replaced on line \(earlier)")
+                }
+                firstLine[find] = number
+                replacements.append(Replacement(find: find, replaceWith: pair.replacement.trimmingSpaces))
+            }
+        }
+        return replacements
+    }
+
+    /// The file that `parse` reads back as `replacements`: the header, then one escaped line
+    /// per pair.
+    public static func render(_ replacements: [Replacement]) -> String {
+        var text = header + "\n"
+        for pair in replacements {
+            var find = pair.find.replacing("\\", with: "\\\\").replacing("=", with: "\\=")
+            if find.hasPrefix("#") { find = "\\" + find }
+            text += find + "=" + pair.replacement + "\n"
+        }
+        return text
+    }
+}
+
+extension StringProtocol {
+    /// The text without spaces, tabs and carriage returns at either end.
+    fileprivate var trimmingSpaces: String {
+        let isSpace = { (character: Character) in character == " " || character == "\t" || character == "\r" }
+        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+}

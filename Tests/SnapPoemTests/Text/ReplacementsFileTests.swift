@@ -1,0 +1,86 @@
+import Foundation
+import SnapPoem
+import Testing
+
+@Suite("The --replacements file format, version 1")
+struct ReplacementsFileTests {
+    @Test("A documented example parses to its pairs")
+    func example() throws {
+        let contents = """
+            # snap-poem replacements v1
+            # The muse and her mourner.
+            Lenore = Alex
+
+            Guy De Vere=Sam
+              # indented comment
+            a\\=b = c=d
+            \\#1 = first
+            back\\\\slash=\\
+            Hope=
+
+            """
+        let pairs = try ReplacementsFile.parse(contents, path: "names.txt")
+        #expect(
+            pairs == [
+                Replacement(find: "Lenore", replaceWith: "Alex"),
+                Replacement(find: "Guy De Vere", replaceWith: "Sam"),
+                Replacement(find: "a=b", replaceWith: "c=d"),
+                Replacement(find: "#1", replaceWith: "first"),
+                Replacement(find: "back\\slash", replaceWith: "\\"),
+                Replacement(find: "Hope", replaceWith: ""),
+            ])
+    }
+
+    @Test(
+        "Mistakes name the line and what is wrong",
+        arguments: [
+            ("Lenore=Alex\n", 1, "the first line must be '# snap-poem replacements v1'"),
+            ("", 1, "the first line must be '# snap-poem replacements v1'"),
+            ("# snap-poem replacements v2\nLenore=Alex\n", 1, "version 2 is not supported; this snap-poem reads version 1 ('# snap-poem replacements v1')"),
+            ("# snap-poem replacements v1\n\nLenore\n", 3, "'Lenore' has no '='; write FIND=REPLACE, e.g. Lenore=Alex"),
+            ("# snap-poem replacements v1\n=Alex\n", 2, "'=Alex' has nothing to find before '='"),
+            ("# snap-poem replacements v1\n  = Alex\n", 2, "'= Alex' has nothing to find before '='"),
+            ("# snap-poem replacements v1\nLenore=Alex\n# x\nLenore=Sam\n", 4, "'Lenore' is already replaced on line 2"),
+        ])
+    func mistakes(contents: String, line: Int, reason: String) {
+        #expect(throws: SnapPoemError.invalidReplacementsFile(path: "names.txt", line: line, reason: reason)) {
+            try ReplacementsFile.parse(contents, path: "names.txt")
+        }
+    }
+
+    @Test("A byte-order mark, CRLF line ends and trailing spaces are accepted")
+    func tolerantReading() throws {
+        let pairs = try ReplacementsFile.parse("\u{FEFF}# snap-poem replacements v1  \r\nLenore=Alex\r\n", path: "x")
+        #expect(pairs == [Replacement(find: "Lenore", replaceWith: "Alex")])
+    }
+
+    @Test("render writes what parse reads back")
+    func roundTrip() throws {
+        let pairs = [
+            Replacement(find: "Lenore", replaceWith: "Alex"), Replacement(find: "a=b", replaceWith: "c=d"),
+            Replacement(find: "#tag", replaceWith: "x"), Replacement(find: "back\\slash", replaceWith: "y"),
+            Replacement(find: "Lénore", replaceWith: "Zoé"),
+        ]
+        #expect(try ReplacementsFile.parse(ReplacementsFile.render(pairs), path: "x") == pairs)
+    }
+
+    @Test("Files: read from disk; missing, a folder, or not UTF-8 are errors")
+    func files() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = folder.appendingPathComponent("names.txt")
+        try Data("# snap-poem replacements v1\nLenore=Alex\n".utf8).write(to: good)
+        #expect(try ReplacementsFile.load(path: good.path) == [Replacement(find: "Lenore", replaceWith: "Alex")])
+
+        let missing = folder.appendingPathComponent("missing.txt").path
+        #expect(throws: SnapPoemError.fileNotFound(path: missing)) { try ReplacementsFile.load(path: missing) }
+        #expect(throws: SnapPoemError.unreadableFile(path: folder.path, reason: "it is a directory")) {
+            try ReplacementsFile.load(path: folder.path)
+        }
+        let latin1 = folder.appendingPathComponent("latin1.txt")
+        try Data("# snap-poem replacements v1\nL\u{E9}nore=Alex\n".data(using: .isoLatin1)!).write(to: latin1)
+        #expect(throws: SnapPoemError.invalidReplacementsFile(path: latin1.path, line: 2, reason: "not UTF-8 text")) {
+            try ReplacementsFile.load(path: latin1.path)
+        }
+    }
+}
