@@ -6,7 +6,13 @@ import Foundation
 /// Order of work: read the bytes (the file is only ever read), recognise the format from the
 /// first bytes, read the header and check it against `ImageLimits`, decode (`pixReadMem`),
 /// flatten any alpha channel onto white, then apply the JPEG's EXIF orientation, which
-/// Leptonica ignores. A multi-page TIFF yields its first page.
+/// Leptonica ignores.
+///
+/// A multi-page TIFF yields its first page; `ImageFacts.pageCount` and a warning say how
+/// many there were. Damaged data fails with `SnapPoemError.corruptImage`, JPEG included:
+/// libjpeg on its own would fill a truncated JPEG's missing rows with grey, but Leptonica
+/// 1.82 stops at the first row libjpeg cannot deliver and returns nothing, so snap-poem
+/// never sees a half-grey image.
 public enum ImageDecoder {
     /// Decodes the image file at `path`; `"-"` reads standard input.
     ///
@@ -57,6 +63,11 @@ public enum ImageDecoder {
         guard var pix = decoded, pix.width > 0, pix.height > 0 else {
             throw .corruptImage(path: name, format: format.displayName)
         }
+        var warnings: [String] = []
+        let pageCount = format == .tiff ? TIFFDirectory.pageCount(of: data) : 1
+        if pageCount > 1 {
+            warnings.append("the TIFF holds \(pageCount) pages; only the first is read")
+        }
         let storedWidth = pix.width, storedHeight = pix.height
         if pixGetSpp(pix.pointer) == 4 {
             pix = pix.transformed("pixRemoveAlpha") { pixRemoveAlpha($0) }
@@ -64,7 +75,8 @@ public enum ImageDecoder {
         let orientation = format == .jpeg ? (ExifOrientation.read(fromJPEG: data) ?? .up) : .up
         pix = apply(orientation, to: pix)
         let facts = ImageFacts(
-            format: format, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation)
+            format: format, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation,
+            pageCount: pageCount, warnings: warnings)
         return (PoemImage(pix: pix), facts)
     }
 
