@@ -12,6 +12,9 @@ public struct ScanConfiguration: Sendable, Equatable {
     public var recognition: RecognitionOptions
     /// The personalisation stage.
     public var replacements: ReplacementSet
+    /// Keep the preprocessed image (exactly what Tesseract saw) in `ScannedPoem`, e.g. to
+    /// save it. Off by default: it holds the image's memory for as long as the result lives.
+    public var keepsPreprocessedImage = false
 
     /// Creates a configuration; every stage has sensible defaults.
     public init(
@@ -59,6 +62,10 @@ public struct ScannedPoem: Sendable, Equatable {
     public var recognizedWidth: Int
     /// Height of the image Tesseract saw, after preprocessing.
     public var recognizedHeight: Int
+    /// What preprocessing did: measurement, scale, inversion, turn, deskew, filter.
+    public var preprocessingReport: PreprocessingReport
+    /// Exactly what Tesseract saw, when `ScanConfiguration.keepsPreprocessedImage` was set.
+    public var preprocessedImage: PoemImage?
     /// What Tesseract recognised.
     public var page: RecognizedPage
     /// The recognised poem before personalisation: lines and stanzas rebuilt from the layout
