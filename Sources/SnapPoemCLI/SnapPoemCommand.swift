@@ -92,6 +92,17 @@ struct BatchRun {
             return .inputFailed
         }
         let displayName = input == "-" ? "<stdin>" : input
+        for note in poem.imageFacts.warnings + poem.preprocessingReport.notes {
+            console.writeError("snap-poem: warning: \(displayName): \(note)\n")
+        }
+        if let path = options.savePreprocessed, let image = poem.preprocessedImage {
+            do throws(SnapPoemError) {
+                try OutputFile.write(image.pngData(), to: path, overwrite: options.force, protecting: options.inputs)
+            } catch {
+                report(error)
+                return .outputFailed
+            }
+        }
         if !poem.page.hasText && !poem.page.timedOut {
             console.writeError("snap-poem: warning: \(displayName): no text was found in the image\n")
         }
