@@ -117,13 +117,19 @@ public enum ImageDecoder {
     /// Says what non-image data looks like, for the error message.
     static func describeUnknownData(_ data: Data) -> String {
         if data.count < 12 { return "only \(data.count) bytes" }
+        // Signatures first: a PDF's header line and an HEIF box are valid text too.
+        if data.starts(with: Array("%PDF".utf8)) { return "the data is a PDF; export its pages as images first" }
+        let brand = String(decoding: data.dropFirst(4).prefix(8), as: UTF8.self)
+        if ["ftypheic", "ftypheix", "ftyphevc", "ftypmif1", "ftypmsf1"].contains(brand) {
+            return "the data is HEIC, which Leptonica cannot read; export the photo as JPEG first"
+        }
+        if brand == "ftypavif" { return "the data is AVIF, which Leptonica cannot read; export it as JPEG or PNG first" }
         let sample = data.prefix(4096)
         if let text = String(data: sample, encoding: .utf8),
             !text.unicodeScalars.contains(where: { $0.value < 0x09 || (0x0E..<0x20).contains($0.value) })
         {
             return "the data is plain text"
         }
-        if data.starts(with: Array("%PDF".utf8)) { return "the data is a PDF; export its pages as images first" }
         return "unrecognised data"
     }
 
