@@ -107,6 +107,7 @@ do {
     switch mode {
     case "stages": try await stages(images: arguments, runs: runs)
     case "versus": try versus(images: arguments, runs: runs)
+    case "quality": try await quality(arguments: arguments)
     default:
         FileHandle.standardError.write(Data("snap-poem-bench: unknown mode '\(mode)'\n".utf8))
         exit(64)
