@@ -60,6 +60,29 @@ struct PhotoPipelineTests {
         #expect(decoded == image)
     }
 
+    @Test("A pipeline built from the public steps, as Docs/image-pipeline.md shows, reads the tilted page")
+    func ownPipeline() async throws {
+        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-rotated-5deg.jpg"))
+        let analysis = ImageAnalysis(measuring: image)
+        var step = ImagePreprocessor.grayscale(image)
+        step = ImagePreprocessor.scaled(step, mode: .automatic)
+        if analysis.isLightOnDark { step = ImagePreprocessor.inverted(step) }
+        step = ImagePreprocessor.flattenedBackground(step, xHeight: 24)
+        if let skew = ImagePreprocessor.measureSkew(step), ImagePreprocessor.shouldDeskew(skew) {
+            step = ImagePreprocessor.deskewed(step, angle: skew.angle)
+        }
+        let detector = try await OrientationDetector()
+        if let turn = await detector.detect(step), OrientationDetector.shouldRotate(turn) {
+            step = ImagePreprocessor.rotated(step, clockwiseDegrees: turn.rotation)
+        }
+        step = ImagePreprocessor.binarized(step)
+        #expect(step.bitsPerPixel == 1)
+        let recognizer = try await Recognizer()
+        let page = try await recognizer.recognize(step)
+        let rate = characterErrorRate(page.text, truth: try Fixtures.groundTruth(for: "photo-rotated-5deg.jpg"))
+        #expect(rate <= 0.02, "CER \(rate)")
+    }
+
     @Test("The report travels as JSON")
     func reportIsCodable() async throws {
         let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample("photo-rotated-5deg.jpg"))
