@@ -173,7 +173,7 @@ private func compareVariants(samples: [QualitySample], images: [String]) async t
 
 /// What the measurement and orientation detection report for each image, without OCR.
 private func analyze(images: [String]) async throws {
-    let detector = try await OrientationDetector()
+    let detector = try OrientationDetector()
     print("| image | size | polarity | unevenness | x-height | letters | scale | skew (conf) | OSD turn (conf) | output | prep ms |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: |")
     for path in images {
@@ -194,7 +194,7 @@ private func analyze(images: [String]) async throws {
 /// Orientation detection on every image turned by 0°, 90°, 180° and 270°: the evidence for
 /// `OrientationDetector.minimumConfidence`. The images must be upright.
 private func orientationEvidence(images: [String]) async throws {
-    let detector = try await OrientationDetector()
+    let detector = try OrientationDetector()
     var right: [Double] = [], wrong: [Double] = [], missing = 0, times: [Double] = []
     print("| image | 0° | 90° | 180° | 270° |")
     print("| --- | --- | --- | --- | --- |")

@@ -25,13 +25,15 @@ public struct PageOrientation: Sendable, Equatable, Codable {
 
 /// Detects pages turned by 90°, 180° or 270° with Tesseract's `osd` model.
 ///
-/// Owns one small Tesseract engine (≈ 10 MB, loaded once) on a private serial queue, the only
-/// place it is touched: calls from many tasks are safe and run one after another. Like
-/// `Recognizer`, create one per worker for parallel work; `PoemScanner` owns one.
+/// Owns one small Tesseract engine on a private serial queue, the only place it is touched:
+/// calls from many tasks are safe and run one after another. Like `Recognizer`, create one
+/// per worker for parallel work; `PoemScanner` owns one. The model (≈ 34 MB once loaded) is
+/// loaded on the first `detect`, since most pages never need it; `init` only checks that
+/// `osd.traineddata` is there.
 public final class OrientationDetector: Sendable {
     private let queue: DispatchQueue
     private let engine: OrientationEngineBox
-    /// The tessdata folder `osd.traineddata` came from.
+    /// The tessdata folder holding `osd.traineddata`.
     public let tessdataDirectory: URL
 
     /// The lowest confidence at which a detected turn is applied. Chosen by measurement
@@ -42,34 +44,29 @@ public final class OrientationDetector: Sendable {
     /// of 8 px, below what automatic scaling produces, it gave wrong answers up to 4.3.
     public static let minimumConfidence = 3.0
 
-    /// Loads the `osd` model from the tessdata folder (resolved as for recognition).
+    /// Finds the tessdata folder (resolved as for recognition) and checks that it holds the
+    /// `osd` model.
     ///
     /// - Throws: `SnapPoemError.languageNotAvailable` naming `osd` when the folder lacks
-    ///   `osd.traineddata`, `.tessdataNotFound`, or `.engineInitializationFailed`.
-    public init(tessdataDirectory: String? = nil) async throws(SnapPoemError) {
-        let queue = DispatchQueue(label: "snap-poem.orientation", qos: .userInitiated)
-        let result: Result<OrientationEngineBox, SnapPoemError> = await withCheckedContinuation { continuation in
-            queue.async {
-                do throws(SnapPoemError) {
-                    continuation.resume(returning: .success(OrientationEngineBox(try OrientationEngine(tessdataDirectory: tessdataDirectory))))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
+    ///   `osd.traineddata`, or `.tessdataNotFound`.
+    public init(tessdataDirectory: String? = nil) throws(SnapPoemError) {
+        let tessdata = try TessdataLocation.resolve(explicit: tessdataDirectory)
+        guard tessdata.availableLanguages.contains("osd") else {
+            throw .languageNotAvailable(language: "osd", tessdata: tessdata.directory.path, available: tessdata.availableLanguages)
         }
-        let box = try result.get()
-        self.queue = queue
-        self.engine = box
-        self.tessdataDirectory = box.engine.tessdata.directory
+        self.queue = DispatchQueue(label: "snap-poem.orientation", qos: .userInitiated)
+        self.engine = OrientationEngineBox(tessdata: tessdata)
+        self.tessdataDirectory = tessdata.directory
     }
 
     /// Detects how the page in `image` is turned (best on dark text on a light ground,
-    /// letters 15–40 px tall). Returns nil when there is too little text to decide.
+    /// letters 15–40 px tall). Returns nil when there is too little text to decide, or when
+    /// the model cannot be loaded.
     public func detect(_ image: PoemImage) async -> PageOrientation? {
         let engine = self.engine
         return await withCheckedContinuation { continuation in
             queue.async {
-                continuation.resume(returning: engine.engine.detect(image))
+                continuation.resume(returning: engine.loaded()?.detect(image))
             }
         }
     }
@@ -80,8 +77,21 @@ public final class OrientationDetector: Sendable {
     }
 }
 
-/// Carries the non-`Sendable` engine to the detector's queue, the only place it is used.
+/// Holds the non-`Sendable` engine, created on first use. Touched only on the detector's
+/// serial queue, which is what makes the `@unchecked Sendable` sound.
 private final class OrientationEngineBox: @unchecked Sendable {
-    let engine: OrientationEngine
-    init(_ engine: OrientationEngine) { self.engine = engine }
+    private let tessdata: TessdataLocation
+    private var engine: OrientationEngine?
+    private var failed = false
+
+    init(tessdata: TessdataLocation) { self.tessdata = tessdata }
+
+    /// The engine, loading it the first time; nil if loading failed (not retried).
+    func loaded() -> OrientationEngine? {
+        if engine == nil && !failed {
+            engine = try? OrientationEngine(tessdataDirectory: tessdata.directory.path)
+            failed = engine == nil
+        }
+        return engine
+    }
 }

@@ -25,7 +25,7 @@ public final class PoemScanner: Sendable {
         self.recognizer = try await Recognizer(configuration: configuration.engine)
         self.orientationDetector =
             configuration.preprocessing.detectsOrientation
-            ? try await OrientationDetector(tessdataDirectory: configuration.engine.tessdataDirectory) : nil
+            ? try OrientationDetector(tessdataDirectory: configuration.engine.tessdataDirectory) : nil
     }
 
     /// Reads the poem in the image file at `path` (`"-"` for standard input).

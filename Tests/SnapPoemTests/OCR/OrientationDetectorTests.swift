@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Orientation detection: turned pages are found, upright ones are never turned")
 struct OrientationDetectorTests {
-    private static let detector = Task { () async throws -> OrientationDetector in try await OrientationDetector() }
+    private static let detector = Task { () throws -> OrientationDetector in try OrientationDetector() }
 
     /// What the detector sees in the pipeline: the image after scaling, inversion and flattening.
     static func stage(_ file: String) throws -> PoemImage {
@@ -45,14 +45,14 @@ struct OrientationDetectorTests {
     }
 
     @Test("A tessdata folder without osd.traineddata is a clear error")
-    func missingModel() async throws {
+    func missingModel() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(
             at: Fixtures.root.appendingPathComponent("tessdata/eng.traineddata"),
             to: folder.appendingPathComponent("eng.traineddata"))
-        await #expect(throws: SnapPoemError.languageNotAvailable(language: "osd", tessdata: folder.path, available: ["eng"])) {
-            _ = try await OrientationDetector(tessdataDirectory: folder.path)
+        #expect(throws: SnapPoemError.languageNotAvailable(language: "osd", tessdata: folder.path, available: ["eng"])) {
+            _ = try OrientationDetector(tessdataDirectory: folder.path)
         }
     }
 }

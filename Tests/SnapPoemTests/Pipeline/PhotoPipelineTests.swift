@@ -71,7 +71,7 @@ struct PhotoPipelineTests {
         if let skew = ImagePreprocessor.measureSkew(step), ImagePreprocessor.shouldDeskew(skew) {
             step = ImagePreprocessor.deskewed(step, angle: skew.angle)
         }
-        let detector = try await OrientationDetector()
+        let detector = try OrientationDetector()
         if let turn = await detector.detect(step), OrientationDetector.shouldRotate(turn) {
             step = ImagePreprocessor.rotated(step, clockwiseDegrees: turn.rotation)
         }
