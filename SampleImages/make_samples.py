@@ -369,7 +369,63 @@ def make_photos(out, excerpt):
     gt("photo-low-contrast.png")
 
     info["phone"] = make_phone(out, excerpt, rng)
+    make_more_photos(out, excerpt)
     return info
+
+
+def make_more_photos(out, excerpt):
+    """Added for issue 6 (image pipeline): harder cases, with their own seed so the
+    samples above stay byte-identical."""
+    rng = random.Random(6)
+
+    def gt(name, lines=excerpt):
+        save_gt(out / (Path(name).stem + ".txt"), lines)
+
+    # tilted 5 degrees clockwise (the 3-degree sample turns the other way); q90, light noise
+    mask, _ = render_text(excerpt, "garamond", 54, rng=rng, jitter=2)
+    rmask = mask.rotate(-5, resample=Image.BICUBIC, expand=True)
+    save_jpeg(add_grain(rng, ink_onto(paper(rng, *rmask.size), rmask, BROWN_INK), 2.0),
+              out / "photo-rotated-5deg.jpg", 90)
+    gt("photo-rotated-5deg.jpg")
+
+    # pixels turned 90 degrees counter-clockwise (a 270-degree page), no EXIF
+    page = ink_onto(paper(rng, *mask.size), mask, BROWN_INK)
+    page.transpose(Image.ROTATE_90).save(out / "photo-rotated-270.png")
+    gt("photo-rotated-270.png")
+
+    # vignette plus a hard-edged diagonal shadow (a phone held over the page), cool tint
+    W, H = page.size
+    shade = Image.new("L", (W, H), 255)
+    ImageDraw.Draw(shade).polygon([(W * 0.55, -10), (W + 10, -10), (W + 10, H * 0.7)], fill=105)
+    shade = shade.filter(ImageFilter.GaussianBlur(6))
+    lit = multiply_gray(page, ImageChops.multiply(shade, vignette(W, H, 0.75)), tint=(1.05, 1.0, 0.9))
+    save_jpeg(add_grain(rng, lit, 3.0, chroma=0.3), out / "photo-vignette-shadow.jpg", 88)
+    gt("photo-vignette-shadow.jpg")
+
+    # light on dark that reads badly: chalk on a blackboard under a lamp at the right, so
+    # the left edge gets a fifth of the light; smudges of wiped chalk; uneven strokes
+    cmask, _ = render_text(excerpt, "dejavu-sans", 40, rng=rng, jitter=1)
+    W, H = cmask.size
+    board = Image.new("RGB", (W, H), (40, 52, 46))
+    smudge = smooth_field(rng, W, H, 90).point(lambda v: clamp8(max(0, v - 120) * 0.55))
+    board = Image.composite(Image.new("RGB", (W, H), (150, 160, 155)), board, smudge)
+    texture = smooth_field(rng, W, H, 3).point(lambda v: clamp8(150 + v * 0.42))
+    chalk = ImageChops.multiply(cmask, texture)
+    lit = ink_onto(board, chalk, (232, 232, 222), 0.95)
+    fall = Image.linear_gradient("L").rotate(90).resize((W, H), Image.BICUBIC)  # bright right
+    lit = multiply_gray(lit, fall.point(lambda v: clamp8(255 * (0.22 + 0.78 * (v / 255.0) ** 1.5))))
+    save_jpeg(add_grain(rng, lit, 5.0, chroma=0.2), out / "photo-inverted-noisy.jpg", 85)
+    gt("photo-inverted-noisy.jpg")
+
+    # a phone screenshot with accessibility-size text: Verlaine's short lines, DejaVu Sans
+    # 150 px (x-height about 82 px) on a 1290-wide white screen, dark grey text
+    lines = text_lines(CHANSON)[:8]
+    smask, _ = render_text(lines, "dejavu-sans", 150, margin=(0.02, 0.02), title_scale=1.0)
+    sw, sh = smask.size
+    screen = Image.new("RGB", (max(1290, sw), sh), (255, 255, 255))
+    screen.paste(Image.new("RGB", (sw, sh), (33, 33, 33)), (0, 0), smask)
+    screen.convert("L").save(out / "photo-screenshot.png", optimize=True)
+    gt("photo-screenshot.png", lines)
 
 
 def make_phone(out, excerpt, rng):

@@ -2,7 +2,7 @@
 # The benchmark behind BENCHMARKS.md. Run through `make bench` (which builds in release mode).
 # Prints Markdown to stdout (make bench also keeps a copy in bench-results/latest.md).
 # RUNS (default 5) sets the repetitions; MEMORY_IMAGES (default 300) the length of the
-# memory run. About 8 minutes on a 2-core machine.
+# memory run. About 12 minutes on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(swift build -c release --show-bin-path)"
@@ -32,3 +32,6 @@ echo "## Resident memory over ${MEMORY_IMAGES:-300} scans with one scanner"
 echo
 "$bin/snap-poem-bench" memory --runs "${MEMORY_IMAGES:-300}" SampleImages/formats/stanza-rgb8.png \
   SampleImages/formats/stanza-gray.jpg SampleImages/orientation/orientation-6.jpg SampleImages/photo-clean.png
+echo "## Image pipeline: CER per category, plain tesseract vs the tutorial's pipeline vs snap-poem (one run)"
+echo
+"$bin/snap-poem-bench" quality

@@ -15,6 +15,8 @@ struct CommandOptions: Sendable, Equatable {
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// `--shard K/N`: the part of the batch this run reads.
     var shard: Shard?
+    /// Where to write the preprocessed image (`--save-preprocessed`).
+    var savePreprocessed: String?
     /// What each scan does.
     var scan = ScanConfiguration()
     /// What is made of each poem, and where it goes (`--format`, `--mailto`, `--copy`, …).
@@ -79,10 +81,28 @@ struct CommandOptions: Sendable, Equatable {
         }
 
         if let text = parsed.value("max-dimension") {
-            guard let side = Int(text), side >= 16 else {
-                throw UsageError(message: "Invalid value '\(text)' for '--max-dimension <N>': expected a whole number of pixels, at least 16.")
+            switch text {
+            case "auto": scan.preprocessing.scaling = .automatic
+            case "none": scan.preprocessing.scaling = .original
+            default:
+                guard let side = Int(text), side >= 16 else {
+                    throw UsageError(message: "Invalid value '\(text)' for '--max-dimension <N|auto|none>': expected a whole number of pixels (at least 16), auto or none.")
+                }
+                scan.preprocessing.scaling = .maxDimension(side)
             }
-            scan.preprocessing.scaling = .maxDimension(side)
+        }
+        scan.preprocessing.detectsOrientation = !parsed.has("no-rotate")
+        scan.preprocessing.deskews = !parsed.has("no-deskew")
+        scan.preprocessing.invertsLightText = !parsed.has("no-invert")
+        if let path = parsed.value("save-preprocessed") {
+            guard inputs.count == 1 else {
+                throw UsageError(message: "'--save-preprocessed \(path)' takes one image, but \(inputs.count) were given.")
+            }
+            guard path != "-", !inputs.contains(path), path != output else {
+                throw UsageError(message: "'--save-preprocessed \(path)' must name a new file, not standard output, an input or the --output file.")
+            }
+            savePreprocessed = path
+            scan.keepsPreprocessedImage = true
         }
         if let text = parsed.value("filter") {
             guard let filter = ImageFilter(rawValue: text) else {

@@ -127,7 +127,11 @@ struct BatchRun {
     /// Checks what only the expanded list of inputs can tell: one output file or a
     /// one-document format cannot take several images.
     static func problemWithSeveral(_ inputs: [BatchInput], options: CommandOptions) -> String? {
-        guard inputs.count > 1, options.outputDirectory == nil else { return nil }
+        guard inputs.count > 1 else { return nil }
+        if let path = options.savePreprocessed {
+            return "'--save-preprocessed \(path)' takes one image, but \(inputs.count) were found."
+        }
+        guard options.outputDirectory == nil else { return nil }
         if let output = options.output, output != "-" {
             return "'--output \(output)' takes one image, but \(inputs.count) were found; use '--output-dir DIR' for several."
         }
@@ -159,6 +163,17 @@ struct BatchRun {
             return (.inputFailed, nil)
         }
         let displayName = input == "-" ? "<stdin>" : input
+        for note in poem.imageFacts.warnings + poem.preprocessingReport.notes {
+            console.writeError("snap-poem: warning: \(displayName): \(note)\n")
+        }
+        if let path = options.savePreprocessed, let image = poem.preprocessedImage {
+            do throws(SnapPoemError) {
+                try OutputFile.write(image.pngData(), to: path, overwrite: options.force, protecting: options.inputs)
+            } catch {
+                report(error)
+                return (.outputFailed, nil)
+            }
+        }
         if !poem.page.hasText && !poem.page.timedOut {
             console.writeError("snap-poem: warning: \(displayName): no text was found in the image\n")
         }

@@ -188,6 +188,7 @@ do {
     case "engine": try await engine(images: arguments, runs: runs)
     case "timeout": try await timeLimit(images: arguments, runs: runs)
     case "memory": try await memory(images: arguments, count: runs)
+    case "quality": try await quality(arguments: arguments)
     default:
         FileHandle.standardError.write(Data("snap-poem-bench: unknown mode '\(mode)'\n".utf8))
         exit(64)

@@ -6,7 +6,13 @@ import Foundation
 /// Order of work: read the bytes (the file is only ever read), recognise the format from the
 /// first bytes, read the header and check it against `ImageLimits`, decode (`pixReadMem`),
 /// flatten any alpha channel onto white, then apply the JPEG's EXIF orientation, which
-/// Leptonica ignores. A multi-page TIFF yields its first page.
+/// Leptonica ignores.
+///
+/// A multi-page TIFF yields its first page; `ImageFacts.pageCount` and a warning say how
+/// many there were. Damaged data fails with `SnapPoemError.corruptImage`, JPEG included:
+/// libjpeg on its own would fill a truncated JPEG's missing rows with grey, but Leptonica
+/// 1.82 stops at the first row libjpeg cannot deliver and returns nothing, so snap-poem
+/// never sees a half-grey image.
 public enum ImageDecoder {
     /// Decodes the image file at `path`; `"-"` reads standard input.
     ///
@@ -57,6 +63,11 @@ public enum ImageDecoder {
         guard var pix = decoded, pix.width > 0, pix.height > 0 else {
             throw .corruptImage(path: name, format: format.displayName)
         }
+        var warnings: [String] = []
+        let pageCount = format == .tiff ? TIFFDirectory.pageCount(of: data) : 1
+        if pageCount > 1 {
+            warnings.append("the TIFF holds \(pageCount) pages; only the first is read")
+        }
         let storedWidth = pix.width, storedHeight = pix.height
         if pixGetSpp(pix.pointer) == 4 {
             pix = pix.transformed("pixRemoveAlpha") { pixRemoveAlpha($0) }
@@ -64,7 +75,8 @@ public enum ImageDecoder {
         let orientation = format == .jpeg ? (ExifOrientation.read(fromJPEG: data) ?? .up) : .up
         pix = apply(orientation, to: pix)
         let facts = ImageFacts(
-            format: format, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation)
+            format: format, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation,
+            pageCount: pageCount, warnings: warnings)
         return (PoemImage(pix: pix), facts)
     }
 
@@ -105,13 +117,19 @@ public enum ImageDecoder {
     /// Says what non-image data looks like, for the error message.
     static func describeUnknownData(_ data: Data) -> String {
         if data.count < 12 { return "only \(data.count) bytes" }
+        // Signatures first: a PDF's header line and an HEIF box are valid text too.
+        if data.starts(with: Array("%PDF".utf8)) { return "the data is a PDF; export its pages as images first" }
+        let brand = String(decoding: data.dropFirst(4).prefix(8), as: UTF8.self)
+        if ["ftypheic", "ftypheix", "ftyphevc", "ftypmif1", "ftypmsf1"].contains(brand) {
+            return "the data is HEIC, which Leptonica cannot read; export the photo as JPEG first"
+        }
+        if brand == "ftypavif" { return "the data is AVIF, which Leptonica cannot read; export it as JPEG or PNG first" }
         let sample = data.prefix(4096)
         if let text = String(data: sample, encoding: .utf8),
             !text.unicodeScalars.contains(where: { $0.value < 0x09 || (0x0E..<0x20).contains($0.value) })
         {
             return "the data is plain text"
         }
-        if data.starts(with: Array("%PDF".utf8)) { return "the data is a PDF; export its pages as images first" }
         return "unrecognised data"
     }
 

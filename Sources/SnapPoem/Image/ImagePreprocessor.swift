@@ -1,52 +1,13 @@
 import CTesseract
 import Foundation
 
-/// How to size the image before recognition.
-public enum ScalingMode: Sendable, Equatable, Codable {
-    /// Leave the size as it is.
-    case original
-    /// Shrink so that the longer side is at most this many pixels, keeping the aspect ratio;
-    /// never enlarges. New sides are `round(side × factor)` (Leptonica's `pixScale`).
-    case maxDimension(Int)
-}
-
-/// The contrast filter applied to the grey image.
-public enum ImageFilter: String, Sendable, Equatable, Codable, CaseIterable {
-    /// Grey only: Tesseract's own Otsu threshold does the rest.
-    case none
-    /// The original app's "black and white" filter: desaturate, contrast × 1.1 around mid-grey,
-    /// then exposure +0.7 EV (values × 2^0.7 ≈ 1.62), clamped; one lookup table on 8-bit grey.
-    case blackAndWhite = "black-and-white"
-}
-
-/// What to do to a decoded image before recognition.
-public struct PreprocessingOptions: Sendable, Equatable, Codable {
-    /// How to size the image. Default: longest side at most 4000 px.
-    public var scaling: ScalingMode
-    /// The contrast filter. Default: `.blackAndWhite`.
-    public var filter: ImageFilter
-
-    /// Creates preprocessing options; `maxDimension` sizes must be at least 16 px.
-    public init(scaling: ScalingMode = .maxDimension(4000), filter: ImageFilter = .blackAndWhite) {
-        if case .maxDimension(let side) = scaling {
-            precondition(side >= 16, "maxDimension must be at least 16 pixels")
-        }
-        self.scaling = scaling
-        self.filter = filter
-    }
-}
-
-/// The image stage of the pipeline: each step is a pure function from image to image, and
-/// `prepare(_:options:)` runs them in order (grey → scale → filter).
+/// The image stage of the pipeline. Every step is a pure function from image to image, public
+/// so that callers can build their own pipeline; `process(_:options:)` (and its asynchronous
+/// form with orientation detection, in `ImagePreprocessor+Pipeline.swift`) runs them in the
+/// order snap-poem uses:
+///
+/// grey → measure → scale → invert light text → flatten → [orientation] → deskew → filter.
 public enum ImagePreprocessor {
-    /// Runs every step that `options` asks for and returns what Tesseract should see.
-    public static func prepare(_ image: PoemImage, options: PreprocessingOptions) -> PoemImage {
-        var result = grayscale(image)
-        result = scaled(result, mode: options.scaling)
-        result = filtered(result, with: options.filter)
-        return result
-    }
-
     /// Converts to 8-bit grey (colour by luminance, palettes resolved, 1-bit expanded).
     public static func grayscale(_ image: PoemImage) -> PoemImage {
         let pix = image.pix
@@ -54,23 +15,117 @@ public enum ImagePreprocessor {
         return PoemImage(pix: pix.transformed("pixConvertTo8") { pixConvertTo8($0, 0) })
     }
 
-    /// Scales according to `mode`; returns the same image when no change is needed.
-    public static func scaled(_ image: PoemImage, mode: ScalingMode) -> PoemImage {
-        guard case .maxDimension(let limit) = mode else { return image }
-        let longest = max(image.width, image.height)
-        guard longest > limit else { return image }
-        let factor = Float(limit) / Float(longest)
-        return PoemImage(pix: image.pix.transformed("pixScale") { pixScale($0, factor, factor) })
+    // MARK: - Size
+
+    /// The factor that `mode` asks for, given the image's measured x-height (only
+    /// `.automatic` uses it; pass nil when nothing was measured). 1 means "keep the size".
+    public static func scaleFactor(for image: PoemImage, mode: ScalingMode, xHeight: Double?) -> Double {
+        switch mode {
+        case .original:
+            return 1
+        case .maxDimension(let limit):
+            let longest = max(image.width, image.height)
+            return longest > limit ? Double(limit) / Double(longest) : 1
+        case .automatic:
+            guard let xHeight, xHeight > 0 else { return 1 }
+            if ScalingMode.comfortableXHeights.contains(xHeight) { return 1 }
+            let factor = ScalingMode.targetXHeight / xHeight
+            return min(max(factor, ScalingMode.automaticFactors.lowerBound), ScalingMode.automaticFactors.upperBound)
+        }
     }
 
-    /// Applies the contrast filter to an 8-bit grey image (others are converted first).
-    public static func filtered(_ image: PoemImage, with filter: ImageFilter) -> PoemImage {
+    /// The size `mode` asks for. `.maxDimension(N)` makes the longer side exactly N (when it
+    /// is longer) and the shorter `round(shorter × N ÷ longer)`, halves up, at least 1, in
+    /// integer arithmetic; the other modes multiply both sides by `scaleFactor` and round.
+    public static func targetSize(of image: PoemImage, mode: ScalingMode, xHeight: Double?) -> (width: Int, height: Int) {
+        let width = image.width, height = image.height
+        if case .maxDimension(let limit) = mode {
+            let longest = max(width, height)
+            guard longest > limit else { return (width, height) }
+            let shorter = { (length: Int) in max(1, (2 * length * limit + longest) / (2 * longest)) }
+            return width >= height ? (limit, shorter(height)) : (shorter(width), limit)
+        }
+        let factor = scaleFactor(for: image, mode: mode, xHeight: xHeight)
+        guard factor != 1 else { return (width, height) }
+        return (max(1, Int((Double(width) * factor).rounded())), max(1, Int((Double(height) * factor).rounded())))
+    }
+
+    /// Scales according to `mode`, measuring the text first for `.automatic`; returns the same
+    /// image when no change is needed.
+    public static func scaled(_ image: PoemImage, mode: ScalingMode) -> PoemImage {
+        let xHeight = mode == .automatic ? ImageAnalysis(measuring: image).xHeight : nil
+        let size = targetSize(of: image, mode: mode, xHeight: xHeight)
+        return resized(image, width: size.width, height: size.height)
+    }
+
+    /// Scales both sides by `factor`; new sides are `round(side × factor)`, at least 1.
+    /// Returns the same image for a factor of 1.
+    public static func scaled(_ image: PoemImage, by factor: Double) -> PoemImage {
+        guard factor.isFinite, factor > 0, abs(factor - 1) > 1e-6 else { return image }
+        let width = max(1, Int((Double(image.width) * factor).rounded()))
+        let height = max(1, Int((Double(image.height) * factor).rounded()))
+        return resized(image, width: width, height: height)
+    }
+
+    /// Resamples to exactly `width` × `height` (`pixScaleToSize`: area averaging when
+    /// shrinking, linear interpolation when enlarging).
+    static func resized(_ image: PoemImage, width: Int, height: Int) -> PoemImage {
+        guard width != image.width || height != image.height else { return image }
+        return PoemImage(pix: image.pix.transformed("pixScaleToSize") { pixScaleToSize($0, Int32(width), Int32(height)) })
+    }
+
+    // MARK: - Tones
+
+    /// Turns light text on a dark ground into dark text on a light one (`pixInvert`).
+    public static func inverted(_ image: PoemImage) -> PoemImage {
+        PoemImage(pix: image.pix.transformed("pixInvert") { pixInvert(nil, $0) })
+    }
+
+    /// Divides an 8-bit grey image by an estimate of its background, so that paper reads 200
+    /// everywhere: under a shadow, in a vignette's corners, on coloured paper alike.
+    ///
+    /// The background is a grey closing (`pixBackgroundNormMorph`) on a copy reduced by 4
+    /// (by 2 for small images), with a square whose side at full size is about twice the
+    /// x-height, when known, or 60 px otherwise: wide enough to wipe out every stroke, narrow
+    /// enough to follow a shadow's edge. Returns the image unchanged where Leptonica cannot
+    /// (images under about 64 px a side).
+    public static func flattenedBackground(_ image: PoemImage, xHeight: Double?) -> PoemImage {
+        let gray = grayscale(image)
+        let reduction = min(gray.width, gray.height) >= 400 ? 4 : 2
+        let reach = max(16.0, min(200.0, 2 * (xHeight ?? 30)))
+        var size = Int((reach / Double(reduction)).rounded())
+        if size % 2 == 0 { size += 1 }
+        guard min(gray.width, gray.height) >= reduction * size * 2 else { return gray }
+        guard let flat = gray.pix.attempt({ pixBackgroundNormMorph($0, nil, Int32(reduction), Int32(size), 200) }) else {
+            return gray
+        }
+        return PoemImage(pix: flat)
+    }
+
+    /// Thresholds an image to 1-bit black and white at the Otsu split of its grey levels
+    /// (`pixSplitDistributionFgBg`, `pixThresholdToBinary`). Returns the grey image unchanged
+    /// if Leptonica cannot split it (a uniform image).
+    public static func binarized(_ image: PoemImage) -> PoemImage {
+        if image.pix.depth == 1 { return image }
+        let gray = grayscale(image)
+        guard let binary = gray.pix.otsuBinarized() else { return gray }
+        return PoemImage(pix: binary)
+    }
+
+    /// Applies a tone filter to an image (converted to 8-bit grey first).
+    ///
+    /// - Parameter xHeight: the text's x-height in this image's pixels, if known; sizes the
+    ///   background estimate of `.flatten` and `.adaptive`.
+    public static func filtered(_ image: PoemImage, with filter: ImageFilter, xHeight: Double? = nil) -> PoemImage {
         switch filter {
         case .none:
-            return image
+            return grayscale(image)
         case .blackAndWhite:
-            let gray = grayscale(image)
-            return PoemImage(pix: gray.pix.mapped(through: blackAndWhiteTable))
+            return PoemImage(pix: grayscale(image).pix.mapped(through: blackAndWhiteTable))
+        case .flatten:
+            return flattenedBackground(image, xHeight: xHeight)
+        case .adaptive:
+            return binarized(flattenedBackground(image, xHeight: xHeight))
         }
     }
 
@@ -80,6 +135,58 @@ public enum ImagePreprocessor {
         let contrasted = (value - 0.5) * 1.1 + 0.5
         let exposed = contrasted * pow(2, 0.7)
         return UInt8((min(max(exposed, 0), 1) * 255).rounded())
+    }
+
+    // MARK: - Geometry
+
+    /// Turns the image clockwise by a multiple of 90° (`pixRotateOrth`); other angles are
+    /// rounded to the nearest quarter turn.
+    public static func rotated(_ image: PoemImage, clockwiseDegrees degrees: Int) -> PoemImage {
+        let quarters = ((Int((Double(degrees) / 90).rounded()) % 4) + 4) % 4
+        guard quarters != 0 else { return image }
+        return PoemImage(pix: image.pix.transformed("pixRotateOrth") { pixRotateOrth($0, Int32(quarters)) })
+    }
+
+    /// The largest tilt, in degrees either way, that `measureSkew` looks for.
+    public static let maximumSkew = 7.0
+    /// Below this confidence a measured tilt is ignored (Leptonica's own `pixDeskew` rule).
+    public static let minimumSkewConfidence = 3.0
+    /// Tilts smaller than this, in degrees, are left alone: Tesseract copes with them, and
+    /// resampling would only soften the letters.
+    public static let minimumDeskewAngle = 0.3
+
+    /// Measures the tilt of the text lines (`pixFindSkewSweepAndSearch` over ±`maximumSkew`°
+    /// on a reduced, thresholded copy). Nil when there is too little text to say.
+    public static func measureSkew(_ image: PoemImage) -> SkewMeasurement? {
+        guard let binary = ImageAnalysis.measure(grayscale(image).pix).binary else { return nil }
+        return measureSkew(ofBinary: binary)
+    }
+
+    /// Measures the tilt of a 1-bit image's text lines.
+    static func measureSkew(ofBinary binary: PixImage) -> SkewMeasurement? {
+        var angle: Float = 0, confidence: Float = 0
+        let status = pixFindSkewSweepAndSearch(
+            binary.pointer, &angle, &confidence, 2, 1, Float(maximumSkew), 1, 0.01)
+        guard status == 0, angle.isFinite, confidence.isFinite else { return nil }
+        return SkewMeasurement(angle: Double(angle), confidence: Double(confidence))
+    }
+
+    /// Whether `skew` is worth straightening: confident enough and large enough.
+    public static func shouldDeskew(_ skew: SkewMeasurement) -> Bool {
+        skew.confidence >= minimumSkewConfidence && abs(skew.angle) >= minimumDeskewAngle
+            && abs(skew.angle) <= maximumSkew
+    }
+
+    /// Rotates by `angle` degrees (`SkewMeasurement`'s sense) about the centre, by area
+    /// mapping, on a canvas enlarged so that no corner is cut off; new pixels are white.
+    public static func deskewed(_ image: PoemImage, angle: Double) -> PoemImage {
+        guard abs(angle) >= 0.05 else { return image }  // below this pixRotate would share the Pix
+        let gray = grayscale(image)
+        let radians = Float(angle * Double.pi / 180)
+        let rotated = gray.pix.attempt {
+            pixRotate($0, radians, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), Int32(gray.width), Int32(gray.height))
+        }
+        return rotated.map(PoemImage.init(pix:)) ?? gray
     }
 }
 

@@ -6,7 +6,7 @@ import Foundation
 /// A value type over an immutable, uniquely owned Leptonica image: copies are cheap and safe
 /// to send between tasks. Every transformation (`Image/ImagePreprocessor.swift`) returns a
 /// new `PoemImage`; none modifies the original, and no C type appears in this API.
-public struct PoemImage: Sendable {
+public struct PoemImage: Sendable, Equatable {
     let pix: PixImage
 
     init(pix: PixImage) {
@@ -19,6 +19,23 @@ public struct PoemImage: Sendable {
     public var height: Int { pix.height }
     /// Bits per pixel (1 for black and white, 8 for grey, 32 for colour).
     public var bitsPerPixel: Int { pix.depth }
+
+    /// A uniform 8-bit grey image (`pixCreate`, `pixSetAllGray`); for tests and callers'
+    /// own fixtures. Nil for a side under 1 or an image Leptonica cannot allocate.
+    static func filled(width: Int, height: Int, gray: UInt8 = 255) -> PoemImage? {
+        guard width >= 1, height >= 1, width <= Int(Int32.max), height <= Int(Int32.max),
+            let pix = PixImage.taking(pixCreate(Int32(width), Int32(height), 8))
+        else { return nil }
+        pixSetAllGray(pix.pointer, Int32(gray))
+        return PoemImage(pix: pix)
+    }
+
+    /// Two images are equal when they have the same size, depth and pixels (`pixEqual`).
+    public static func == (lhs: PoemImage, rhs: PoemImage) -> Bool {
+        if lhs.pix === rhs.pix { return true }
+        var same: Int32 = 0
+        return pixEqual(lhs.pix.pointer, rhs.pix.pointer, &same) == 0 && same != 0
+    }
 
     /// Encodes the image as PNG (`pixWriteMem`), e.g. to save exactly what Tesseract saw.
     public func pngData() -> Data {
@@ -43,13 +60,23 @@ public struct ImageFacts: Sendable, Equatable, Codable {
     public var storedHeight: Int
     /// The EXIF orientation that was applied while decoding (`up` when there was none).
     public var orientation: ExifOrientation
+    /// How many pages the file holds (more than 1 only for a multi-page TIFF, of which
+    /// snap-poem reads the first).
+    public var pageCount: Int
+    /// Problems the decoder worked around, one sentence each, e.g. a JPEG that ends early.
+    public var warnings: [String]
 
     /// Creates a record of an image's facts.
-    public init(format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ExifOrientation) {
+    public init(
+        format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ExifOrientation,
+        pageCount: Int = 1, warnings: [String] = []
+    ) {
         self.format = format
         self.storedWidth = storedWidth
         self.storedHeight = storedHeight
         self.orientation = orientation
+        self.pageCount = pageCount
+        self.warnings = warnings
     }
 }
 

@@ -12,6 +12,9 @@ public final class PoemScanner: Sendable {
     public let configuration: ScanConfiguration
     /// The engine this scanner recognises with.
     public let recognizer: Recognizer
+    /// The orientation detector (Tesseract's `osd` model), when the configuration asks for
+    /// orientation detection; see `PoemScanner+Preprocessing.swift`.
+    public let orientationDetector: OrientationDetector?
 
     /// Starts the engine for `configuration`.
     ///
@@ -20,6 +23,9 @@ public final class PoemScanner: Sendable {
     public init(configuration: ScanConfiguration = ScanConfiguration()) async throws(SnapPoemError) {
         self.configuration = configuration
         self.recognizer = try await Recognizer(configuration: configuration.engine)
+        self.orientationDetector =
+            configuration.preprocessing.detectsOrientation
+            ? try OrientationDetector(tessdataDirectory: configuration.engine.tessdataDirectory) : nil
     }
 
     /// Reads the poem in the image file at `path` (`"-"` for standard input).
@@ -70,8 +76,10 @@ public final class PoemScanner: Sendable {
         let clock = ContinuousClock()
         let options = configuration.preprocessing
         let preprocessStart = clock.now
-        let prepared = try await offload { () throws(SnapPoemError) in ImagePreprocessor.prepare(image, options: options) }
-        let preprocessTime = clock.now - preprocessStart
+        let (stage, firstPreparation) = await preprocess(image, options: options)
+        var preparation = firstPreparation
+        let prepared = preparation.image
+        var preprocessTime = clock.now - preprocessStart
         if Task.isCancelled { throw .cancelled(path: name) }
 
         var recognition = configuration.recognition
@@ -86,8 +94,18 @@ public final class PoemScanner: Sendable {
                 bottom: Int((Double(region.bottom) * scaleY).rounded(.up)))
         }
         let recognizeStart = clock.now
-        let page = try await recognizer.recognize(prepared, options: recognition, name: name, progress: progress)
-        let recognizeTime = clock.now - recognizeStart
+        var page = try await recognizer.recognize(prepared, options: recognition, name: name, progress: progress)
+        var recognizeTime = clock.now - recognizeStart
+        let deadline = recognition.timeLimit.map { recognizeStart.advanced(by: $0) }
+        if let retry = try await retryIfTurned(
+            stage: stage, first: preparation, page: page, recognition: recognition, deadline: deadline, name: name,
+            progress: progress)
+        {
+            preparation.report = retry.report
+            if let better = retry.better { (preparation, page) = better }
+            preprocessTime += retry.preprocessTime
+            recognizeTime += retry.recognizeTime
+        }
 
         let personalizeStart = clock.now
         let recognizedText = configuration.cleanup.clean(PoemLayout.text(of: page))
@@ -97,9 +115,11 @@ public final class PoemScanner: Sendable {
             source: name,
             imageFacts: facts
                 ?? ImageFacts(format: .unknown, storedWidth: image.width, storedHeight: image.height, orientation: .up),
-            recognizedWidth: prepared.width,
-            recognizedHeight: prepared.height,
-            preprocessing: options,
+            recognizedWidth: preparation.image.width,
+            recognizedHeight: preparation.image.height,
+            preprocessing: configuration.preprocessing,
+            preprocessingReport: preparation.report,
+            preprocessedImage: configuration.keepsPreprocessedImage ? preparation.image : nil,
             page: page,
             recognizedText: recognizedText,
             personalized: personalized,

@@ -15,6 +15,9 @@ public struct ScanConfiguration: Sendable, Equatable {
     /// The OCR repairs made to the recognised text before replacements run (`--no-cleanup`
     /// sets `OCRTextCleanup.layoutOnly`).
     public var cleanup: OCRTextCleanup = .standard
+    /// Keep the preprocessed image (exactly what Tesseract saw) in `ScannedPoem`, e.g. to
+    /// save it. Off by default: it holds the image's memory for as long as the result lives.
+    public var keepsPreprocessedImage = false
 
     /// Creates a configuration; every stage has sensible defaults.
     public init(
@@ -64,6 +67,10 @@ public struct ScannedPoem: Sendable, Equatable {
     public var recognizedHeight: Int
     /// The preprocessing that turned the decoded image into the one Tesseract saw.
     public var preprocessing = PreprocessingOptions()
+    /// What preprocessing did: measurement, scale, inversion, turn, deskew, filter.
+    public var preprocessingReport: PreprocessingReport
+    /// Exactly what Tesseract saw, when `ScanConfiguration.keepsPreprocessedImage` was set.
+    public var preprocessedImage: PoemImage?
     /// What Tesseract recognised.
     public var page: RecognizedPage
     /// The recognised poem before personalisation: lines and stanzas rebuilt from the layout

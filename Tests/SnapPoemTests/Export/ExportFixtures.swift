@@ -49,6 +49,7 @@ enum ExportFixtures {
             imageFacts: ImageFacts(format: .jpeg, storedWidth: top + 10, storedHeight: 640, orientation: .right),
             recognizedWidth: 640, recognizedHeight: top + 10,
             preprocessing: PreprocessingOptions(scaling: .maxDimension(4000), filter: .blackAndWhite),
+            preprocessingReport: PreprocessingReport(inputWidth: 640, inputHeight: top + 10, filter: .blackAndWhite),
             page: page, recognizedText: recognizedText,
             personalized: ReplacementSet(replacements).apply(to: recognizedText),
             timings: StageTimings(

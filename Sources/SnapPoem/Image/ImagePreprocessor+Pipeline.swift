@@ -1,0 +1,139 @@
+import Foundation
+
+/// snap-poem's own pipeline, built from the public steps in `ImagePreprocessor.swift`.
+///
+/// Order, and why:
+/// 1. grey: every later step works on one channel;
+/// 2. measure (one reduced copy): polarity and x-height, used by the next steps;
+/// 3. scale: once, to the size asked for (and within the output limits);
+/// 4. invert light text: background flattening and Tesseract expect dark marks;
+/// 5. flatten (filter `adaptive` always, `flatten` when the lighting is uneven): before
+///    orientation detection, which thresholds globally and would lose a shadowed half;
+/// 6. orientation (OSD), only in the asynchronous form, with a detector;
+/// 7. deskew: after the quarter turn, because a sideways page has no level lines to measure;
+/// 8. last tone step: `adaptive` thresholds, `black-and-white` applies its table; after the
+///    deskew so that the rotation resamples grey rather than hard black-and-white edges.
+extension ImagePreprocessor {
+    /// Runs every step `options` asks for except orientation detection, which needs an
+    /// engine (see `process(_:options:orientation:)`), and reports what it did.
+    public static func process(_ image: PoemImage, options: PreprocessingOptions) -> PreparedImage {
+        finish(start(image, options: options), turn: nil)
+    }
+
+    /// Runs every step `options` asks for, orientation detection included when
+    /// `options.detectsOrientation` is set and a detector is given.
+    ///
+    /// The image work runs on a Dispatch thread, off Swift's cooperative pool, and the
+    /// detection on the detector's own queue.
+    public static func process(
+        _ image: PoemImage,
+        options: PreprocessingOptions,
+        orientation detector: OrientationDetector?
+    ) async -> PreparedImage {
+        let stage = await offloaded { start(image, options: options) }
+        var turn: PageOrientation?
+        if options.detectsOrientation, let detector {
+            turn = await detector.detect(stage.prepared.image)
+        }
+        return await offloaded { [turn] in finish(stage, turn: turn) }
+    }
+
+    /// Runs `process(_:options:)` and returns only the image: what Tesseract should see.
+    public static func prepare(_ image: PoemImage, options: PreprocessingOptions) -> PoemImage {
+        process(image, options: options).image
+    }
+
+    /// The work before orientation detection: grey, measure, scale, invert, flatten.
+    static func start(_ image: PoemImage, options: PreprocessingOptions) -> Stage {
+        var report = PreprocessingReport(inputWidth: image.width, inputHeight: image.height, filter: options.filter)
+        let gray = grayscale(image)
+        let (analysis, measured) = ImageAnalysis.measure(gray.pix)
+        report.analysis = analysis
+
+        let (width, height) = targetSize(of: gray, options: options, xHeight: analysis.xHeight, notes: &report.notes)
+        var current = resized(gray, width: width, height: height)
+        report.scaleFactor = Double(current.width) / Double(max(1, gray.width))
+        let xHeight = analysis.xHeight.map { $0 * report.scaleFactor }
+
+        if options.invertsLightText && analysis.isLightOnDark {
+            current = inverted(current)
+            report.inverted = true
+        }
+        if options.filter == .adaptive || (options.filter == .flatten && analysis.unevenness >= ImageAnalysis.unevenLighting) {
+            current = flattenedBackground(current, xHeight: xHeight)
+            report.flattened = true
+        }
+        return Stage(options: options, prepared: PreparedImage(image: current, report: report), measured: measured)
+    }
+
+    /// The work after orientation detection: quarter turn, deskew, last tone step.
+    static func finish(_ stage: Stage, turn: PageOrientation?) -> PreparedImage {
+        let options = stage.options
+        var current = stage.prepared.image
+        var report = stage.prepared.report
+        var measured = stage.measured
+        if let turn {
+            report.orientationConfidence = turn.confidence
+            if OrientationDetector.shouldRotate(turn) {
+                current = rotated(current, clockwiseDegrees: turn.rotation)
+                measured = measured.map { rotated(PoemImage(pix: $0), clockwiseDegrees: turn.rotation).pix }
+                report.rotation = turn.rotation
+            }
+        }
+        if options.deskews, let measured, let skew = measureSkew(ofBinary: measured) {
+            report.skew = skew
+            if shouldDeskew(skew) {
+                current = deskewed(current, angle: skew.angle)
+                report.deskewAngle = skew.angle
+            }
+        }
+        switch options.filter {
+        case .none, .flatten: break
+        case .blackAndWhite: current = filtered(current, with: .blackAndWhite)
+        case .adaptive: current = binarized(current)
+        }
+        report.outputWidth = current.width
+        report.outputHeight = current.height
+        return PreparedImage(image: current, report: report)
+    }
+
+    /// The size `options.scaling` asks for, brought within Tesseract's 32767 px a side and
+    /// `options.maxOutputPixels` (with a note when those limits bite).
+    static func targetSize(
+        of image: PoemImage, options: PreprocessingOptions, xHeight: Double?, notes: inout [String]
+    ) -> (width: Int, height: Int) {
+        var (width, height) = targetSize(of: image, mode: options.scaling, xHeight: xHeight)
+        let sideLimit = PreprocessingOptions.tesseractMaxSide
+        let shrink = min(
+            1, Double(sideLimit) / Double(max(width, height)),
+            (Double(options.maxOutputPixels) / (Double(width) * Double(height))).squareRoot())
+        if shrink < 1 {
+            let newWidth = max(1, Int((Double(width) * shrink).rounded(.down)))
+            let newHeight = max(1, Int((Double(height) * shrink).rounded(.down)))
+            let megapixels = (Double(options.maxOutputPixels) / 1_000_000).formatted(.number.precision(.fractionLength(0...1)))
+            notes.append(
+                "scaled down to \(newWidth)×\(newHeight) instead of \(width)×\(height) to stay within \(megapixels) megapixels and \(sideLimit) pixels a side")
+            (width, height) = (newWidth, newHeight)
+        }
+        return (width, height)
+    }
+
+    /// The pipeline's state between the two halves, while orientation detection runs.
+    struct Stage: Sendable {
+        /// The options being carried out.
+        var options: PreprocessingOptions
+        /// The image so far, and the report so far.
+        var prepared: PreparedImage
+        /// The reduced, thresholded copy measured in step 2, for the skew measurement.
+        var measured: PixImage?
+    }
+}
+
+/// Runs non-throwing CPU work on a Dispatch thread, off Swift's cooperative pool.
+func offloaded<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async {
+            continuation.resume(returning: work())
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// What to do to a decoded image before recognition. The defaults are the pipeline that
+/// measured best on the sample photos (see `Docs/image-pipeline.md`).
+public struct PreprocessingOptions: Sendable, Equatable, Codable {
+    /// How to size the image. Default: `.automatic` (text brought to x-height ≈ 24 px).
+    public var scaling: ScalingMode
+    /// The tone filter. Default: `.flatten`.
+    public var filter: ImageFilter
+    /// Detect light text on a dark ground and invert it to dark on light. Default: on.
+    public var invertsLightText: Bool
+    /// Detect a page turned 90°, 180° or 270° with Tesseract's orientation detection (OSD)
+    /// and turn it upright. Needs `osd.traineddata`; only `PoemScanner` and
+    /// `ImagePreprocessor.process(_:options:orientation:)` can run it. Default: on.
+    public var detectsOrientation: Bool
+    /// Measure a small tilt of the text lines (up to ±`ImagePreprocessor.maximumSkew`°) and
+    /// rotate it away. Default: on.
+    public var deskews: Bool
+    /// The most pixels the preprocessed image may have; larger results are scaled down and
+    /// the report says so. Default 36 megapixels.
+    public var maxOutputPixels: Int
+
+    /// The longest side Tesseract accepts: it refuses images with a side over 32767 pixels.
+    public static let tesseractMaxSide = 32767
+
+    /// Creates preprocessing options; `maxDimension` sizes must be at least 16 px and
+    /// `maxOutputPixels` at least 65 536.
+    public init(
+        scaling: ScalingMode = .automatic,
+        filter: ImageFilter = .flatten,
+        invertsLightText: Bool = true,
+        detectsOrientation: Bool = true,
+        deskews: Bool = true,
+        maxOutputPixels: Int = 36_000_000
+    ) {
+        if case .maxDimension(let side) = scaling {
+            precondition(side >= 16, "maxDimension must be at least 16 pixels")
+        }
+        precondition(maxOutputPixels >= 65_536, "maxOutputPixels must be at least 65536")
+        self.scaling = scaling
+        self.filter = filter
+        self.invertsLightText = invertsLightText
+        self.detectsOrientation = detectsOrientation
+        self.deskews = deskews
+        self.maxOutputPixels = maxOutputPixels
+    }
+
+    /// The original iOS app's pipeline, as its tutorial wrote it: longest side 640 px and the
+    /// black-and-white filter, nothing else.
+    public static let tutorial = PreprocessingOptions(
+        scaling: .maxDimension(640), filter: .blackAndWhite, invertsLightText: false,
+        detectsOrientation: false, deskews: false)
+
+    /// No preprocessing beyond conversion to grey (and the size limits).
+    public static let minimal = PreprocessingOptions(
+        scaling: .original, filter: .none, invertsLightText: false, detectsOrientation: false, deskews: false)
+}

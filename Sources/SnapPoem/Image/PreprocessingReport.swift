@@ -1,0 +1,81 @@
+/// What preprocessing did to one image, step by step: carried in `ScannedPoem` and the JSON
+/// export so that a surprising result can be explained.
+public struct PreprocessingReport: Sendable, Equatable, Codable {
+    /// Size of the decoded (upright) image that went in.
+    public var inputWidth: Int
+    /// Height of the decoded image that went in.
+    public var inputHeight: Int
+    /// The measurement of the input, when one was made.
+    public var analysis: ImageAnalysis?
+    /// Output size ÷ input size (before any rotation); 1 when the size was kept.
+    public var scaleFactor: Double
+    /// Whether light text on a dark ground was inverted.
+    public var inverted: Bool
+    /// Whether uneven light was flattened (`ImageFilter.flatten`, `.adaptive`).
+    public var flattened: Bool
+    /// Clockwise quarter-turn rotation applied from orientation detection: 0, 90, 180 or 270.
+    public var rotation: Int
+    /// Tesseract's orientation confidence, when detection ran and found enough text.
+    public var orientationConfidence: Double?
+    /// The tilt that was measured, in degrees (positive: text rises to the right… see
+    /// `SkewMeasurement`); nil when not measured or too uncertain.
+    public var skew: SkewMeasurement?
+    /// The rotation applied to straighten the text, in degrees; 0 when none.
+    public var deskewAngle: Double
+    /// The tone filter applied.
+    public var filter: ImageFilter
+    /// Size of the image Tesseract saw.
+    public var outputWidth: Int
+    /// Height of the image Tesseract saw.
+    public var outputHeight: Int
+    /// Things the user should know: a step skipped, a size limit applied.
+    public var notes: [String]
+
+    /// Creates a report of an image that has not been changed yet.
+    public init(inputWidth: Int, inputHeight: Int, filter: ImageFilter = .none) {
+        self.inputWidth = inputWidth
+        self.inputHeight = inputHeight
+        self.analysis = nil
+        self.scaleFactor = 1
+        self.inverted = false
+        self.flattened = false
+        self.rotation = 0
+        self.orientationConfidence = nil
+        self.skew = nil
+        self.deskewAngle = 0
+        self.filter = filter
+        self.outputWidth = inputWidth
+        self.outputHeight = inputHeight
+        self.notes = []
+    }
+}
+
+/// The tilt of the text lines, as Leptonica's `pixFindSkew` measures it.
+public struct SkewMeasurement: Sendable, Equatable, Codable {
+    /// The angle, in degrees, by which the image must be rotated (counter-clockwise for a
+    /// positive value) to make the lines level.
+    public var angle: Double
+    /// Leptonica's confidence: the ratio of the best alignment score to the average one.
+    /// Below `ImagePreprocessor.minimumSkewConfidence` the angle is not used.
+    public var confidence: Double
+
+    /// Creates a measurement.
+    public init(angle: Double, confidence: Double) {
+        self.angle = angle
+        self.confidence = confidence
+    }
+}
+
+/// A preprocessed image and the report of how it was made.
+public struct PreparedImage: Sendable {
+    /// What Tesseract should see.
+    public var image: PoemImage
+    /// How it was made.
+    public var report: PreprocessingReport
+
+    /// Pairs an image with its report.
+    public init(image: PoemImage, report: PreprocessingReport) {
+        self.image = image
+        self.report = report
+    }
+}

@@ -1,0 +1,39 @@
+/// Counts the pages (image file directories) of a TIFF, reading only its structure.
+///
+/// Every offset is bounds-checked and the chain of directories is followed at most
+/// `maximumPages` times, so a malformed or looping file yields a count, never a trap.
+enum TIFFDirectory {
+    /// The most directories followed; a longer chain is reported as this many pages.
+    static let maximumPages = 10_000
+
+    /// The number of pages in `bytes`, at least 1 (the decoder has already read page 1).
+    static func pageCount(of bytes: some Collection<UInt8>) -> Int {
+        let data = Array(bytes)
+        guard data.count >= 8 else { return 1 }
+        let littleEndian: Bool
+        switch (data[0], data[1]) {
+        case (0x49, 0x49): littleEndian = true
+        case (0x4D, 0x4D): littleEndian = false
+        default: return 1
+        }
+        func u16(_ offset: Int) -> Int? {
+            guard offset >= 0, offset + 2 <= data.count else { return nil }
+            let a = Int(data[offset]), b = Int(data[offset + 1])
+            return littleEndian ? a | b << 8 : a << 8 | b
+        }
+        func u32(_ offset: Int) -> Int? {
+            guard let low = u16(littleEndian ? offset : offset + 2), let high = u16(littleEndian ? offset + 2 : offset)
+            else { return nil }
+            return high << 16 | low
+        }
+        guard u16(2) == 42, var next = u32(4) else { return 1 }  // classic TIFF only
+        var pages = 0
+        var visited = Set<Int>()
+        while next != 0, pages < maximumPages, visited.insert(next).inserted, let entries = u16(next) {
+            pages += 1
+            guard let following = u32(next + 2 + entries * 12) else { break }
+            next = following
+        }
+        return max(1, pages)
+    }
+}

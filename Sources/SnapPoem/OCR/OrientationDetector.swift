@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+
+/// How a page lies, as Tesseract's orientation detection (OSD) sees it.
+public struct PageOrientation: Sendable, Equatable, Codable {
+    /// The clockwise turn, in degrees (0, 90, 180 or 270), that makes the page upright.
+    public var rotation: Int
+    /// Tesseract's confidence in that answer: 10–31 on the sample pages, 3–7 on a few lines,
+    /// under 2 on a blank page. snap-poem turns a page only at
+    /// `OrientationDetector.minimumConfidence` or more.
+    public var confidence: Double
+    /// The writing system found, e.g. "Latin", when Tesseract names one.
+    public var script: String?
+    /// Tesseract's confidence in `script`.
+    public var scriptConfidence: Double
+
+    /// Creates an orientation record.
+    public init(rotation: Int, confidence: Double, script: String? = nil, scriptConfidence: Double = 0) {
+        self.rotation = rotation
+        self.confidence = confidence
+        self.script = script
+        self.scriptConfidence = scriptConfidence
+    }
+}
+
+/// Detects pages turned by 90°, 180° or 270° with Tesseract's `osd` model.
+///
+/// Owns one small Tesseract engine on a private serial queue, the only place it is touched:
+/// calls from many tasks are safe and run one after another. Like `Recognizer`, create one
+/// per worker for parallel work; `PoemScanner` owns one. The model (≈ 34 MB once loaded) is
+/// loaded on the first `detect`, since most pages never need it; `init` only checks that
+/// `osd.traineddata` is there.
+public final class OrientationDetector: Sendable {
+    private let queue: DispatchQueue
+    private let engine: OrientationEngineBox
+    /// The tessdata folder holding `osd.traineddata`.
+    public let tessdataDirectory: URL
+
+    /// The lowest confidence at which a detected turn is applied. Chosen by measurement
+    /// (`snap-poem-bench quality --orientation`, `Docs/image-pipeline.md`): on 18 preprocessed
+    /// samples turned four ways OSD was right 72 times out of 72 with confidences of 3.5–31
+    /// (3.5–3.7 for a screenshot with 8 short lines, 6.4–6.9 for 3 lines, 10–31 for pages);
+    /// its only wrong answers came on a blank page, at 1.6–1.7. On text shrunk to an x-height
+    /// of 8 px, below what automatic scaling produces, it gave wrong answers up to 4.3.
+    public static let minimumConfidence = 3.0
+
+    /// Finds the tessdata folder (resolved as for recognition) and checks that it holds the
+    /// `osd` model.
+    ///
+    /// - Throws: `SnapPoemError.languageNotAvailable` naming `osd` when the folder lacks
+    ///   `osd.traineddata`, or `.tessdataNotFound`.
+    public init(tessdataDirectory: String? = nil) throws(SnapPoemError) {
+        let tessdata = try TessdataLocation.resolve(explicit: tessdataDirectory)
+        guard tessdata.availableLanguages.contains("osd") else {
+            throw .languageNotAvailable(language: "osd", tessdata: tessdata.directory.path, available: tessdata.availableLanguages)
+        }
+        self.queue = DispatchQueue(label: "snap-poem.orientation", qos: .userInitiated)
+        self.engine = OrientationEngineBox(tessdata: tessdata)
+        self.tessdataDirectory = tessdata.directory
+    }
+
+    /// Detects how the page in `image` is turned (best on dark text on a light ground,
+    /// letters 15–40 px tall). Returns nil when there is too little text to decide, or when
+    /// the model cannot be loaded.
+    public func detect(_ image: PoemImage) async -> PageOrientation? {
+        let engine = self.engine
+        return await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: engine.loaded()?.detect(image))
+            }
+        }
+    }
+
+    /// Whether `orientation` is a turn worth applying: not upright, and confident enough.
+    public static func shouldRotate(_ orientation: PageOrientation) -> Bool {
+        orientation.rotation != 0 && orientation.confidence >= minimumConfidence
+    }
+}
+
+/// Holds the non-`Sendable` engine, created on first use. Touched only on the detector's
+/// serial queue, which is what makes the `@unchecked Sendable` sound.
+private final class OrientationEngineBox: @unchecked Sendable {
+    private let tessdata: TessdataLocation
+    private var engine: OrientationEngine?
+    private var failed = false
+
+    init(tessdata: TessdataLocation) { self.tessdata = tessdata }
+
+    /// The engine, loading it the first time; nil if loading failed (not retried).
+    func loaded() -> OrientationEngine? {
+        if engine == nil && !failed {
+            engine = try? OrientationEngine(tessdataDirectory: tessdata.directory.path)
+            failed = engine == nil
+        }
+        return engine
+    }
+}

@@ -1,0 +1,93 @@
+/// Preprocessing for the scanner, and orientation detection, run only when a page reads badly.
+///
+/// Tesseract's OSD costs 0.3–0.5 s an image whatever its size (it classifies up to a few
+/// hundred blobs in four orientations), 15–30 % of a recognition: too much to pay on every
+/// upright page. A page read upside down or turned the wrong way comes out as garbage with a
+/// mean word confidence near 48, while upright pages, even poor photos, score 85–96. So the
+/// scanner reads first and asks OSD only when the confidence is under
+/// `PoemScanner.doubtfulConfidence`; when OSD then finds a confident turn, it reads the
+/// turned page too and keeps the reading with the higher confidence.
+extension PoemScanner {
+    /// The mean word confidence under which a reading is suspected to come from a turned
+    /// page (measured: 47–48 for pages turned 180° or 270°, 85–96 for upright ones).
+    public static let doubtfulConfidence = 70
+
+    /// The image steps before recognition. With a region of interest (given in the upright
+    /// image's pixels) only a change of scale can be mapped onto the region, so the page is
+    /// then neither turned nor deskewed.
+    func preprocess(_ image: PoemImage, options: PreprocessingOptions) async -> (ImagePreprocessor.Stage, PreparedImage) {
+        var options = options
+        if configuration.recognition.regionOfInterest != nil {
+            options.detectsOrientation = false
+            options.deskews = false
+        }
+        let stage = await offloaded { [options] in ImagePreprocessor.start(image, options: options) }
+        let prepared = await offloaded { ImagePreprocessor.finish(stage, turn: nil) }
+        return (stage, prepared)
+    }
+
+    /// What trying the other orientation gave.
+    struct OrientationRetry {
+        /// The turned page's preparation and reading, when they beat the first reading.
+        var better: (prepared: PreparedImage, page: RecognizedPage)?
+        /// The first preparation's report, with what orientation detection said.
+        var report: PreprocessingReport
+        /// Time spent detecting and re-preparing.
+        var preprocessTime: Duration = .zero
+        /// Time spent on the second recognition.
+        var recognizeTime: Duration = .zero
+    }
+
+    /// Detects the orientation of a page that read badly and, if it is confidently turned,
+    /// reads it turned upright.
+    ///
+    /// - Returns: nil when the first reading was good enough (or detection is off).
+    func retryIfTurned(
+        stage: ImagePreprocessor.Stage,
+        first: PreparedImage,
+        page: RecognizedPage,
+        recognition: RecognitionOptions,
+        deadline: ContinuousClock.Instant?,
+        name: String,
+        progress: (@Sendable (Int) -> Void)?
+    ) async throws(SnapPoemError) -> OrientationRetry? {
+        guard stage.options.detectsOrientation, let orientationDetector, !page.timedOut,
+            !page.hasText || page.meanConfidence < Self.doubtfulConfidence
+        else { return nil }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var retry = OrientationRetry(better: nil, report: first.report)
+        guard let turn = await orientationDetector.detect(stage.prepared.image) else {
+            retry.preprocessTime = clock.now - start
+            return retry
+        }
+        retry.report.orientationConfidence = turn.confidence
+        guard OrientationDetector.shouldRotate(turn) else {
+            retry.preprocessTime = clock.now - start
+            return retry
+        }
+        let turned = await offloaded { ImagePreprocessor.finish(stage, turn: turn) }
+        retry.preprocessTime = clock.now - start
+        if Task.isCancelled { throw .cancelled(path: name) }
+        // The time limit holds for the whole scan: the second reading gets what is left of it.
+        var recognition = recognition
+        if let deadline {
+            let left = clock.now.duration(to: deadline)
+            guard left > .zero else {
+                retry.report.notes.append("orientation detection suggested turning \(turn.rotation)°, but the time limit left no time to read the page again")
+                return retry
+            }
+            recognition.timeLimit = left
+        }
+        let recognizeStart = clock.now
+        let second = try await recognizer.recognize(turned.image, options: recognition, name: name, progress: progress)
+        retry.recognizeTime = clock.now - recognizeStart
+        if !second.timedOut, second.hasText && (!page.hasText || second.meanConfidence > page.meanConfidence) {
+            retry.better = (turned, second)
+        } else {
+            retry.report.notes.append(
+                "orientation detection suggested turning \(turn.rotation)°, but the turned page read worse (confidence \(second.meanConfidence) against \(page.meanConfidence)); kept as it was")
+        }
+        return retry
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import SnapPoem
+
+@Suite("Every format Debian's Leptonica reads, and the ones it cannot")
+struct ImageFormatTests {
+    static let stanzaFiles: [(file: String, format: ImageFormat)] = [
+        ("stanza-rgb8.png", .png), ("stanza-rgb16.png", .png), ("stanza-gray.png", .png),
+        ("stanza-palette.png", .png), ("stanza-alpha.png", .png),
+        ("stanza-baseline.jpg", .jpeg), ("stanza-progressive.jpg", .jpeg), ("stanza-gray.jpg", .jpeg),
+        ("stanza-cmyk.jpg", .jpeg), ("stanza-1bit.tif", .tiff), ("stanza-rgb.tif", .tiff),
+        ("stanza.webp", .webp), ("stanza.bmp", .bmp), ("stanza.gif", .gif), ("stanza.pnm", .pnm),
+    ]
+
+    @Test("Each encoding decodes to the 1004×428 stanza and reads with CER ≤ 1 %", arguments: stanzaFiles)
+    func readsEveryEncoding(file: String, format: ImageFormat) async throws {
+        let path = Fixtures.sample("formats/\(file)")
+        let (image, facts) = try ImageDecoder.decode(fileAt: path)
+        #expect(facts.format == format)
+        #expect(facts.warnings.isEmpty)
+        #expect((image.width, image.height) == (1004, 428))
+        let poem = try await SharedScanner.get().scan(image, facts: facts, name: file)
+        let rate = characterErrorRate(poem.recognizedText, truth: try Fixtures.groundTruth(for: "formats/stanza.png"))
+        #expect(rate <= 0.01, "\(file): CER \(rate)\n\(poem.recognizedText)")
+    }
+
+    @Test("The alpha-only PNG is flattened onto white, not read as a black rectangle")
+    func alphaFlattenedOntoWhite() throws {
+        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("formats/stanza-alpha.png"))
+        let gray = ImagePreprocessor.grayscale(image).pix.grayBytes()
+        let white = gray.filter { $0 > 200 }.count
+        #expect(Double(white) / Double(gray.count) > 0.8)
+    }
+
+    @Test("A multi-page TIFF yields its first page and says how many it has")
+    func multipageTIFF() async throws {
+        let path = Fixtures.sample("formats/stanza-multipage.tif")
+        let (image, facts) = try ImageDecoder.decode(fileAt: path)
+        #expect(facts.pageCount == 2)
+        #expect(facts.warnings == ["the TIFF holds 2 pages; only the first is read"])
+        let poem = try await SharedScanner.get().scan(image, facts: facts, name: path)
+        let rate = characterErrorRate(poem.recognizedText, truth: try Fixtures.groundTruth(for: "formats/stanza.png"))
+        #expect(rate <= 0.01, "CER \(rate)")
+    }
+
+    @Test("Single-page files count one page", arguments: ["formats/stanza-rgb.tif", "formats/stanza-1bit.tif", "Lenore.png"])
+    func singlePage(file: String) throws {
+        let (_, facts) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
+        #expect(facts.pageCount == 1)
+    }
+
+    @Test("Damaged or non-image files fail with a typed error naming the file")
+    func damagedFiles() throws {
+        let truncated = Fixtures.sample("formats/truncated.png")
+        #expect(throws: SnapPoemError.corruptImage(path: truncated, format: "PNG")) {
+            try ImageDecoder.decode(fileAt: truncated)
+        }
+        // libjpeg alone would fill the missing half with grey; Leptonica 1.82 refuses it.
+        let truncatedJPEG = Fixtures.sample("formats/truncated.jpg")
+        #expect(throws: SnapPoemError.corruptImage(path: truncatedJPEG, format: "JPEG")) {
+            try ImageDecoder.decode(fileAt: truncatedJPEG)
+        }
+        let text = Fixtures.sample("formats/not-an-image.png")
+        #expect(throws: SnapPoemError.unsupportedImageFormat(path: text, detail: "the data is plain text")) {
+            try ImageDecoder.decode(fileAt: text)
+        }
+        let empty = Fixtures.sample("formats/empty.png")
+        #expect(throws: SnapPoemError.emptyFile(path: empty)) {
+            try ImageDecoder.decode(fileAt: empty)
+        }
+    }
+
+    @Test("Formats Leptonica cannot read are named", arguments: [
+        ("photo.heic", Data([0, 0, 0, 24]) + Data("ftypheic".utf8) + Data(repeating: 0, count: 16), "the data is HEIC, which Leptonica cannot read; export the photo as JPEG first"),
+        ("photo.avif", Data([0, 0, 0, 24]) + Data("ftypavif".utf8) + Data(repeating: 0, count: 16), "the data is AVIF, which Leptonica cannot read; export it as JPEG or PNG first"),
+        ("scan.pdf", Data("%PDF-1.7\n%\u{e2}\u{e3}\u{cf}\u{d3}\n1 0 obj".utf8), "the data is a PDF; export its pages as images first"),
+        ("noise.png", Data((0..<64).map { UInt8(($0 * 37 + 11) % 256) }), "unrecognised data"),
+    ])
+    func unreadableFormats(name: String, bytes: Data, detail: String) {
+        #expect(throws: SnapPoemError.unsupportedImageFormat(path: name, detail: detail)) {
+            try ImageDecoder.decode(data: bytes, name: name)
+        }
+    }
+
+    @Test("A header claiming 40000×40000 is refused before any pixel is decoded")
+    func hugeHeader() throws {
+        let path = Fixtures.sample("huge-header.png")
+        let error = #expect(throws: SnapPoemError.self) { try ImageDecoder.decode(fileAt: path) }
+        guard case .imageTooLarge(let name, let width, let height, _) = error else {
+            Issue.record("expected imageTooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(name == path && width == 40000 && height == 40000)
+        let message = error?.description ?? ""
+        #expect(message.hasPrefix("\(path): image is 40000×40000 pixels, over the limit of 150 megapixels"))
+        #expect(!message.contains("\n"))
+    }
+
+    @Test("Limits are the caller's to choose")
+    func customLimits() throws {
+        let path = Fixtures.sample("Lenore.png")
+        let error = #expect(throws: SnapPoemError.self) {
+            try ImageDecoder.decode(fileAt: path, limits: ImageLimits(maxPixels: 1_000_000))
+        }
+        #expect(error == .imageTooLarge(path: path, width: 1731, height: 2622, limit: "1 megapixels and 65000 pixels a side"))
+        #expect(throws: SnapPoemError.self) {
+            try ImageDecoder.decode(fileAt: path, limits: ImageLimits(maxSide: 2000))
+        }
+    }
+
+    @Test("TIFF page counting survives malformed directories", arguments: [
+        [UInt8]([0x49, 0x49, 42, 0, 8, 0, 0, 0]),  // first directory beyond the end
+        [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1],  // entry count, then nothing
+        [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0, 0, 8, 0, 0, 0],  // a directory that points to itself
+        [0x49, 0x49, 43, 0, 8, 0, 0, 0, 0, 0],  // BigTIFF: not followed
+        [0x00, 0x01],
+    ])
+    func malformedTIFF(bytes: [UInt8]) {
+        #expect(TIFFDirectory.pageCount(of: bytes) >= 1)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+import SnapPoem
+
+@Suite("The default pipeline on photo-like samples, with real Tesseract")
+struct PhotoPipelineTests {
+    /// Sample and the highest CER accepted. Plain tesseract on the raw file scores 59–86 %
+    /// on the turned, tilted and shadowed ones (SampleImages/README.md, Docs/bench-image.md).
+    static let photos: [(file: String, maxCER: Double)] = [
+        ("photo-rotated-3deg.jpg", 0.01), ("photo-rotated-5deg.jpg", 0.01), ("photo-rotated-90.png", 0.01),
+        ("photo-rotated-180.png", 0.01), ("photo-rotated-270.png", 0.01), ("photo-blurred.jpg", 0.01),
+        ("photo-low-resolution.png", 0.01), ("photo-phone-size.jpg", 0.01), ("photo-screenshot.png", 0.04),
+        ("photo-uneven-light.jpg", 0.01), ("photo-vignette-shadow.jpg", 0.01), ("photo-coloured.jpg", 0.01),
+        ("photo-inverted.png", 0.01), ("photo-inverted-noisy.jpg", 0.04), ("photo-jpeg-artefacts.jpg", 0.01),
+        ("photo-low-contrast.png", 0.01),
+    ]
+
+    @Test("Each photo reads within its error budget", arguments: photos)
+    func readsPhoto(file: String, maxCER: Double) async throws {
+        let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(file))
+        let rate = characterErrorRate(poem.recognizedText, truth: try Fixtures.groundTruth(for: file))
+        #expect(rate <= maxCER, "\(file): CER \(rate), \(poem.preprocessingReport)\n\(poem.recognizedText)")
+    }
+
+    @Test("Pages turned 180° and 270° are turned back; the report says so", arguments: [
+        ("photo-rotated-180.png", 180), ("photo-rotated-270.png", 90),
+    ])
+    func turnsPagesBack(file: String, rotation: Int) async throws {
+        let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(file))
+        #expect(poem.preprocessingReport.rotation == rotation)
+        #expect(poem.preprocessingReport.orientationConfidence.map { $0 >= OrientationDetector.minimumConfidence } == true)
+        #expect(poem.page.meanConfidence >= PoemScanner.doubtfulConfidence)
+    }
+
+    @Test("Clean scans go through untouched, so they read as plain Tesseract reads them", arguments: [
+        "Lenore.png", "photo-clean.png", "chanson-d-automne.png",
+    ])
+    func cleanScansUntouched(file: String) async throws {
+        let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(file))
+        let report = poem.preprocessingReport
+        #expect(report.scaleFactor == 1 && report.rotation == 0 && report.deskewAngle == 0)
+        #expect(!report.flattened && !report.inverted && report.notes.isEmpty)
+        #expect(report.orientationConfidence == nil)  // read well at once: no orientation detection
+        #expect((poem.recognizedWidth, poem.recognizedHeight) == (report.inputWidth, report.inputHeight))
+    }
+
+    @Test("The preprocessed image is kept only when asked for, and is what Tesseract saw")
+    func keepsPreprocessedImage() async throws {
+        let file = Fixtures.sample("photo-low-resolution.png")
+        let plain = try await SharedScanner.get().scan(fileAt: file)
+        #expect(plain.preprocessedImage == nil)
+        var configuration = ScanConfiguration()
+        configuration.keepsPreprocessedImage = true
+        let keeping = try await PoemScanner(configuration: configuration).scan(fileAt: file)
+        let image = try #require(keeping.preprocessedImage)
+        #expect((image.width, image.height) == (keeping.recognizedWidth, keeping.recognizedHeight))
+        #expect((image.width, image.height) == (keeping.page.imageWidth, keeping.page.imageHeight))
+        let (decoded, _) = try ImageDecoder.decode(data: image.pngData(), name: "saved.png")
+        #expect(decoded == image)
+    }
+
+    @Test("A pipeline built from the public steps, as Docs/image-pipeline.md shows, reads the tilted page")
+    func ownPipeline() async throws {
+        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-rotated-5deg.jpg"))
+        let analysis = ImageAnalysis(measuring: image)
+        var step = ImagePreprocessor.grayscale(image)
+        step = ImagePreprocessor.scaled(step, mode: .automatic)
+        if analysis.isLightOnDark { step = ImagePreprocessor.inverted(step) }
+        step = ImagePreprocessor.flattenedBackground(step, xHeight: 24)
+        if let skew = ImagePreprocessor.measureSkew(step), ImagePreprocessor.shouldDeskew(skew) {
+            step = ImagePreprocessor.deskewed(step, angle: skew.angle)
+        }
+        let detector = try OrientationDetector()
+        if let turn = await detector.detect(step), OrientationDetector.shouldRotate(turn) {
+            step = ImagePreprocessor.rotated(step, clockwiseDegrees: turn.rotation)
+        }
+        step = ImagePreprocessor.binarized(step)
+        #expect(step.bitsPerPixel == 1)
+        let recognizer = try await Recognizer()
+        let page = try await recognizer.recognize(step)
+        let rate = characterErrorRate(page.text, truth: try Fixtures.groundTruth(for: "photo-rotated-5deg.jpg"))
+        #expect(rate <= 0.02, "CER \(rate)")
+    }
+
+    @Test("The report travels as JSON")
+    func reportIsCodable() async throws {
+        let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample("photo-rotated-5deg.jpg"))
+        let data = try JSONEncoder().encode(poem.preprocessingReport)
+        #expect(try JSONDecoder().decode(PreprocessingReport.self, from: data) == poem.preprocessingReport)
+        #expect(abs(poem.preprocessingReport.deskewAngle + 5) < 0.3)
+    }
+}
