@@ -17,11 +17,11 @@ struct BatchCommandTests {
     }
 
     @Test("A folder is read in sorted order with one or two jobs alike; the bad file is reported and the rest delivered")
-    func folder() throws {
+    func folder() async throws {
         let folder = try Self.makeTree()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let one = try BinaryRun.run([folder.path, "--jobs", "1", "-r", "Lenore=Alex"])
-        let two = try BinaryRun.run([folder.path, "--jobs", "2", "-r", "Lenore=Alex"])
+        let one = try await BinaryRun.run([folder.path, "--jobs", "1", "-r", "Lenore=Alex"])
+        let two = try await BinaryRun.run([folder.path, "--jobs", "2", "-r", "Lenore=Alex"])
         #expect(one.status == 1)
         #expect(two.status == 1)
         #expect(one.output == two.output)
@@ -34,32 +34,32 @@ struct BatchCommandTests {
     }
 
     @Test("--output-dir writes one file per image, mirroring the tree, and keeps existing files without --force")
-    func outputDirectory() throws {
+    func outputDirectory() async throws {
         let folder = try Self.makeTree()
         let results = try Fixtures.temporaryFolder()
         defer {
             try? FileManager.default.removeItem(at: folder)
             try? FileManager.default.removeItem(at: results)
         }
-        let run = try BinaryRun.run([folder.path, "--output-dir", results.path, "--format", "json"])
+        let run = try await BinaryRun.run([folder.path, "--output-dir", results.path, "--format", "json"])
         #expect(run.status == 1)
         #expect(run.output.isEmpty)
         let written = try FileManager.default.subpathsOfDirectory(atPath: results.path).sorted()
         #expect(written == ["a.json", "sub", "sub/b.json"])
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: results.appendingPathComponent("a.json")))
         #expect(document is [String: Any])
-        let again = try BinaryRun.run([folder.appendingPathComponent("a.png").path, "--output-dir", results.path, "--format", "json"])
+        let again = try await BinaryRun.run([folder.appendingPathComponent("a.png").path, "--output-dir", results.path, "--format", "json"])
         #expect(again.status == 73)
     }
 
     @Test("Shards 1/2 and 2/2 together read every image exactly once")
-    func shards() throws {
+    func shards() async throws {
         let folder = try Self.makeTree()
         defer { try? FileManager.default.removeItem(at: folder) }
         var headers: [Substring] = []
         var errors = ""
         for shard in ["1/2", "2/2"] {
-            let run = try BinaryRun.run([folder.path, "--shard", shard])
+            let run = try await BinaryRun.run([folder.path, "--shard", shard])
             headers += run.output.split(separator: "\n").filter { $0.hasPrefix("==> ") }
             if !run.output.contains("==> ") && !run.output.isEmpty { headers.append("single") }
             errors += run.error
@@ -72,10 +72,10 @@ struct BatchCommandTests {
     @Test(
         "Several images cannot go to one file or one-document format",
         arguments: [["--output", "poems.txt"], ["--format", "html"]])
-    func severalToOne(extra: [String]) throws {
+    func severalToOne(extra: [String]) async throws {
         let folder = try Self.makeTree()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try BinaryRun.run([folder.path] + extra)
+        let run = try await BinaryRun.run([folder.path] + extra)
         #expect(run.status == 64)
         #expect(run.error.contains("--output-dir"))
     }

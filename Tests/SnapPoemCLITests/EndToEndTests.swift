@@ -21,7 +21,22 @@ struct BinaryRun {
         return Fixtures.root.appendingPathComponent(".build/debug/snap-poem")
     }()
 
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) throws -> BinaryRun {
+    /// Runs the executable on a thread of its own and waits without blocking Swift's
+    /// cooperative threads: a test that blocked them would delay every other test's
+    /// continuations, and with them the time-limit and cancellation tests' measurements.
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) async throws -> BinaryRun {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue(label: "snap-poem-tests.binary-run").async {
+                do {
+                    continuation.resume(returning: try runBlocking(arguments, stdin: stdin, environment: environment))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], stdin: Data?, environment: [String: String]?) throws -> BinaryRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -61,8 +76,8 @@ enum Fixtures {
 @Suite("The snap-poem executable, run as a user would")
 struct EndToEndTests {
     @Test("snap-poem Lenore.png --replace Lenore=Alex prints the personalised poem")
-    func personalisedLenore() throws {
-        let result = try BinaryRun.run([Fixtures.sample("Lenore.png"), "--replace", "Lenore=Alex"])
+    func personalisedLenore() async throws {
+        let result = try await BinaryRun.run([Fixtures.sample("Lenore.png"), "--replace", "Lenore=Alex"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.isEmpty, "stderr must be quiet: \(result.error)")
         #expect(!result.output.contains("Lenore"))
@@ -71,7 +86,7 @@ struct EndToEndTests {
     }
 
     @Test("Bad inputs: non-zero exit and one line naming the file; the batch goes on")
-    func badInputs() throws {
+    func badInputs() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("missing.png").path
@@ -80,14 +95,14 @@ struct EndToEndTests {
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
         _ = FileManager.default.createFile(atPath: text, contents: Data("Lenore\n".utf8))
         for path in [missing, empty, text] {
-            let result = try BinaryRun.run([path])
+            let result = try await BinaryRun.run([path])
             #expect(result.status == 1, "\(path): \(result.status)")
             #expect(result.output.isEmpty)
             let lines = result.error.split(separator: "\n")
             #expect(lines.count == 1, "\(result.error)")
             #expect(result.error.hasPrefix("snap-poem: error: \(path): "))
         }
-        let batch = try BinaryRun.run([missing, Fixtures.sample("Lenore.png"), empty])
+        let batch = try await BinaryRun.run([missing, Fixtures.sample("Lenore.png"), empty])
         #expect(batch.status == 1)
         #expect(batch.output.contains("Lenore"))
         #expect(batch.error.split(separator: "\n") == [
@@ -98,43 +113,43 @@ struct EndToEndTests {
     }
 
     @Test("An unknown option exits 64 with a usage message")
-    func unknownOption() throws {
-        let result = try BinaryRun.run([Fixtures.sample("Lenore.png"), "--frobnicate"])
+    func unknownOption() async throws {
+        let result = try await BinaryRun.run([Fixtures.sample("Lenore.png"), "--frobnicate"])
         #expect(result.status == 64)
         #expect(result.error.contains("Unknown option '--frobnicate'"))
         #expect(result.output.isEmpty)
     }
 
     @Test("An image on standard input with '-'")
-    func standardInput() throws {
+    func standardInput() async throws {
         let image = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("Lenore.png")))
-        let result = try BinaryRun.run(["-", "--replace", "Lenore=Alex"], stdin: image)
+        let result = try await BinaryRun.run(["-", "--replace", "Lenore=Alex"], stdin: image)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.hasPrefix("Alex\n"))
     }
 
     @Test("A missing language lists what is available, exit 69")
-    func missingLanguage() throws {
-        let result = try BinaryRun.run([Fixtures.sample("Lenore.png"), "--lang", "eng+deu"])
+    func missingLanguage() async throws {
+        let result = try await BinaryRun.run([Fixtures.sample("Lenore.png"), "--lang", "eng+deu"])
         #expect(result.status == 69)
         #expect(result.error.contains("language 'deu' not found in tessdata at "))
         #expect(result.error.contains("available: eng, fra, osd"))
     }
 
     @Test("--output writes the file atomically and never over an existing one without --force")
-    func outputFile() throws {
+    func outputFile() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("poem.txt").path
-        let first = try BinaryRun.run([Fixtures.sample("Lenore.png"), "-r", "Lenore=Alex", "-o", output])
+        let first = try await BinaryRun.run([Fixtures.sample("Lenore.png"), "-r", "Lenore=Alex", "-o", output])
         #expect(first.status == 0, "\(first.error)")
         #expect(first.output.isEmpty)
         let written = try String(contentsOfFile: output, encoding: .utf8)
         #expect(written.hasPrefix("Alex\n"))
-        let second = try BinaryRun.run([Fixtures.sample("Lenore.png"), "-o", output])
+        let second = try await BinaryRun.run([Fixtures.sample("Lenore.png"), "-o", output])
         #expect(second.status == 73)
         #expect(try String(contentsOfFile: output, encoding: .utf8) == written)
-        let forced = try BinaryRun.run([Fixtures.sample("Lenore.png"), "-o", output, "--force"])
+        let forced = try await BinaryRun.run([Fixtures.sample("Lenore.png"), "-o", output, "--force"])
         #expect(forced.status == 0)
         #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("Lenore\n"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)

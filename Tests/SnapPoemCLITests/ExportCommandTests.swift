@@ -137,11 +137,11 @@ struct ExportEndToEndTests {
     static let lenore = Fixtures.sample("Lenore.png")
 
     @Test("-o note.html writes the love note; the format comes from the extension")
-    func html() throws {
+    func html() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("for-alex.html").path
-        let result = try BinaryRun.run([Self.lenore, "-r", "Lenore=Alex", "-o", output])
+        let result = try await BinaryRun.run([Self.lenore, "-r", "Lenore=Alex", "-o", output])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.isEmpty)
         let html = try String(contentsOfFile: output, encoding: .utf8)
@@ -152,12 +152,12 @@ struct ExportEndToEndTests {
     }
 
     @Test("Several images as JSON: one document per line (JSON Lines), in order; a failed one is left out")
-    func jsonLines() throws {
+    func jsonLines() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("missing.png").path
         let french = Fixtures.sample("chanson-d-automne.png")
-        let result = try BinaryRun.run([Self.lenore, missing, french, "--format", "json", "--lang", "fra+eng", "-r", "Lenore=Alex"])
+        let result = try await BinaryRun.run([Self.lenore, missing, french, "--format", "json", "--lang", "fra+eng", "-r", "Lenore=Alex"])
         #expect(result.status == 1)
         #expect(
             result.error == "snap-poem: error: \(missing): no such file\n"
@@ -172,12 +172,12 @@ struct ExportEndToEndTests {
     }
 
     @Test("--format eml: a draft Python's email package reads back, body equal to the text export")
-    func emailDraft() throws {
+    func emailDraft() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let draft = folder.appendingPathComponent("draft.eml").path
-        let plain = try BinaryRun.run([Self.lenore, "-r", "Lenore=Alex"])
-        let result = try BinaryRun.run([
+        let plain = try await BinaryRun.run([Self.lenore, "-r", "Lenore=Alex"])
+        let result = try await BinaryRun.run([
             Self.lenore, "-r", "Lenore=Alex", "-o", draft, "--to", "Alex Poe <alex@example.org>", "--subject", "Un poème pour toi ♥",
         ])
         #expect(result.status == 0, "\(result.error)")
@@ -200,8 +200,8 @@ struct ExportEndToEndTests {
     }
 
     @Test("--mailto prints one mailto: URL with the poem as its body")
-    func mailto() throws {
-        let result = try BinaryRun.run([Self.lenore, "-r", "Lenore=Alex", "--mailto", "--to", "alex@example.org"])
+    func mailto() async throws {
+        let result = try await BinaryRun.run([Self.lenore, "-r", "Lenore=Alex", "--mailto", "--to", "alex@example.org"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.hasPrefix("mailto:alex@example.org?subject=Alex&body=Alex%0D%0A%0D%0AAh%2C%20broken%20is%20the%20golden%20bowl%21"))
         #expect(result.output.hasSuffix("%0D%0A\n"))
@@ -212,11 +212,11 @@ struct ExportEndToEndTests {
     }
 
     @Test("-o page.hocr asks Tesseract for hOCR and writes a complete, personalised document")
-    func hocr() throws {
+    func hocr() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("page.hocr").path
-        let result = try BinaryRun.run([Self.lenore, "-r", "Lenore=Alex", "-o", output])
+        let result = try await BinaryRun.run([Self.lenore, "-r", "Lenore=Alex", "-o", output])
         #expect(result.status == 0, "\(result.error)")
         let root = try python(
             "import sys, xml.etree.ElementTree as E; r = E.fromstring(sys.stdin.buffer.read()); "
@@ -226,14 +226,14 @@ struct ExportEndToEndTests {
     }
 
     @Test("--copy hands exactly the poem to the clipboard tool, and prints nothing")
-    func copy() throws {
+    func copy() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clipboard = folder.appendingPathComponent("clipboard.txt").path
         try writeScript("xclip", in: folder, "[ \"$1 $2\" = \"-selection clipboard\" ] || exit 9\n/bin/cat > '\(clipboard)'")
         try writeScript("failing", in: folder, "exit 3")
         let environment = ["PATH": folder.path, "DISPLAY": ":99"]
-        let result = try BinaryRun.run([Self.lenore, "-r", "Lenore=Alex", "--copy"], environment: environment)
+        let result = try await BinaryRun.run([Self.lenore, "-r", "Lenore=Alex", "--copy"], environment: environment)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.isEmpty)
         let copied = try String(contentsOfFile: clipboard, encoding: .utf8)
@@ -242,14 +242,14 @@ struct ExportEndToEndTests {
 
         try FileManager.default.removeItem(atPath: folder.appendingPathComponent("xclip").path)
         try FileManager.default.moveItem(atPath: folder.appendingPathComponent("failing").path, toPath: folder.appendingPathComponent("xclip").path)
-        let failed = try BinaryRun.run([Self.lenore, "--copy"], environment: environment)
+        let failed = try await BinaryRun.run([Self.lenore, "--copy"], environment: environment)
         #expect(failed.status == 71)
         #expect(failed.error == "snap-poem: error: --copy: xclip failed (exit status 3); nothing was copied\n")
         #expect(failed.output.isEmpty)
     }
 
     @Test("A folder nobody may write to: exit 73, the reason, the old file kept, nothing left behind")
-    func unwritableFolder() throws {
+    func unwritableFolder() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("poem.txt").path
@@ -277,7 +277,7 @@ struct ExportEndToEndTests {
         if FileManager.default.createFile(atPath: folder.appendingPathComponent("probe").path, contents: Data()) {
             try Test.cancel("the folder is still writable on this file system")
         }
-        let result = try BinaryRun.run([Self.lenore, "-o", output, "--force"])
+        let result = try await BinaryRun.run([Self.lenore, "-o", output, "--force"])
         #expect(result.status == 73)
         #expect(result.error.hasPrefix("snap-poem: error: \(output): output not written ("))
         #expect(result.error.hasSuffix("); nothing was left behind\n"))
@@ -286,7 +286,7 @@ struct ExportEndToEndTests {
     }
 
     @Test("A full disk: exit 73, the reason, and nothing left behind")
-    func diskFull() throws {
+    func diskFull() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         guard getuid() == 0 else { try Test.cancel("not root, so a small tmpfs cannot be mounted to fill a disk") }
@@ -305,7 +305,7 @@ struct ExportEndToEndTests {
             unmount.waitUntilExit()
         }
         let output = folder.appendingPathComponent("poem.json").path
-        let result = try BinaryRun.run([Self.lenore, "-o", output])
+        let result = try await BinaryRun.run([Self.lenore, "-o", output])
         #expect(result.status == 73)
         #expect(result.error == "snap-poem: error: \(output): output not written (no space left on device); nothing was left behind\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)

@@ -136,8 +136,8 @@ struct PersonaliseCommandTests {
 @Suite("Personalisation, run as a user would")
 struct PersonaliseEndToEndTests {
     @Test("A photo read imperfectly: both Lenores replaced, the report on stderr, stdout clean")
-    func imperfectPhoto() throws {
-        let result = try BinaryRun.run([Fixtures.sample("photo-jpeg-artefacts.jpg"), "--replace", "Lenore=Alex", "--report"])
+    func imperfectPhoto() async throws {
+        let result = try await BinaryRun.run([Fixtures.sample("photo-jpeg-artefacts.jpg"), "--replace", "Lenore=Alex", "--report"])
         #expect(result.status == 0, "\(result.error)")
         #expect(!result.output.contains("Lenore"))
         #expect(result.output.components(separatedBy: "Alex").count - 1 == 2)
@@ -147,10 +147,10 @@ struct PersonaliseEndToEndTests {
     }
 
     @Test("A replacements file, case ignored, and a swap")
-    func fileAndSwap() throws {
+    func fileAndSwap() async throws {
         let file = try replacementsFile("# snap-poem replacements v1\n# the names\nlenore=alex\nhope = grief\ngrief = hope\n")
         defer { try? FileManager.default.removeItem(at: file.folder) }
-        let result = try BinaryRun.run([Fixtures.sample("Lenore.png"), "--replacements", file.path, "--ignore-case"])
+        let result = try await BinaryRun.run([Fixtures.sample("Lenore.png"), "--replacements", file.path, "--ignore-case"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.isEmpty, "\(result.error)")
         #expect(result.output.hasPrefix("Alex\n"))

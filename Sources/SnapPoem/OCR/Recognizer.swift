@@ -45,6 +45,11 @@ public final class Recognizer: Sendable {
     /// background before it takes the next image.
     public static let stopGracePeriod: Duration = .milliseconds(150)
 
+    /// Where time-limit and cancellation timers fire. A serial queue of its own gets its own
+    /// thread, so a timer is never held up behind CPU work queued on Dispatch's global
+    /// queues, which have only as many threads as the machine has cores.
+    private static let timers = DispatchQueue(label: "snap-poem.recognizer.timers", qos: .userInteractive)
+
     /// Recognises `image`.
     ///
     /// The time limit bounds the whole call, layout analysis included: it returns at most
@@ -85,14 +90,14 @@ public final class Recognizer: Sendable {
                     let timedOut = RecognizedPage(
                         text: "", meanConfidence: 0, blocks: [], timedOut: true,
                         imageWidth: image.width, imageHeight: image.height)
-                    DispatchQueue.global().asyncAfter(deadline: .now() + (limit + grace).dispatchInterval) {
+                    Self.timers.asyncAfter(deadline: .now() + (limit + grace).dispatchInterval) {
                         gate.resume(with: .success(timedOut))
                     }
                 }
             }
         } onCancel: {
             control.cancel()
-            DispatchQueue.global().asyncAfter(deadline: .now() + grace.dispatchInterval) {
+            Self.timers.asyncAfter(deadline: .now() + grace.dispatchInterval) {
                 gate.resume(with: .failure(.cancelled(path: name)))
             }
         }
