@@ -2,6 +2,11 @@
 enum HelpText {
     static let usage = "Usage: snap-poem <image>... [--replace FIND=REPLACE]... [--output FILE] [options]"
 
+    /// The width help text is wrapped to.
+    static let width = 100
+    /// Where option descriptions start.
+    static let descriptionColumn = 26
+
     static func render() -> String {
         var lines = [
             "OVERVIEW: Read a photographed poem and make it your own.",
@@ -13,7 +18,8 @@ enum HelpText {
             usage.replacingOccurrences(of: "Usage: ", with: "USAGE: "),
             "",
             "ARGUMENTS:",
-            "  <image>                 Image file to read; '-' reads standard input.",
+            "  <image>                 Image file to read, or a folder: every image below it; '-' reads",
+            "                          standard input.",
             "",
             "OPTIONS:",
         ]
@@ -21,12 +27,15 @@ enum HelpText {
             var flag = spec.short.map { "-\($0), " } ?? "    "
             flag += "--\(spec.long)"
             if let value = spec.valueName { flag += " \(value)" }
-            let padded = flag.count < 24 ? flag.padding(toLength: 24, withPad: " ", startingAt: 0) : flag + "\n" + String(repeating: " ", count: 26)
-            lines.append("  " + padded + spec.help)
+            let indent = String(repeating: " ", count: descriptionColumn)
+            let wrapped = wrap(spec.help, width: width - descriptionColumn).joined(separator: "\n" + indent)
+            let padded = flag.count < 24 ? flag.padding(toLength: 24, withPad: " ", startingAt: 0) : flag + "\n" + indent
+            lines.append("  " + padded + wrapped)
         }
         lines += ["", "EXIT CODES:"]
         for code in ExitCode.allCases {
-            lines.append("  " + String(code.rawValue).padding(toLength: 5, withPad: " ", startingAt: 0) + code.meaning)
+            let wrapped = wrap(code.meaning, width: width - 7).joined(separator: "\n       ")
+            lines.append("  " + String(code.rawValue).padding(toLength: 5, withPad: " ", startingAt: 0) + wrapped)
         }
         lines += [
             "",
@@ -36,5 +45,24 @@ enum HelpText {
             "  snap-poem Lenore.png -r Lenore=Alex --format eml --to alex@example.org -o draft.eml",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Splits `text` into lines of at most `width` characters at spaces (a longer word gets
+    /// a line of its own).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
     }
 }
