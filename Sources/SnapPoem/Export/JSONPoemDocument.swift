@@ -73,10 +73,13 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         public var meanConfidence: Int
         /// `timedOut`: true when the time limit stopped recognition; the texts are then partial.
         public var timedOut: Bool
+        /// `hasText`: whether any word with visible characters was found (a blank page can
+        /// still report a confident empty word, so `meanConfidence` cannot tell).
+        public var hasText: Bool
         /// `lines`: every recognised line in reading order.
         public var lines: [Line]
 
-        enum CodingKeys: String, CodingKey { case meanConfidence, timedOut, lines }
+        enum CodingKeys: String, CodingKey { case meanConfidence, timedOut, hasText, lines }
     }
 
     /// One entry of `recognition.lines`.
@@ -164,16 +167,39 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         /// `maxDimension`: the longest side the image was limited to, in pixels; null when
         /// its size was kept.
         public var maxDimension: Int?
-        /// `filter`: the contrast filter, `black-and-white` or `none`.
+        /// `filter`: the tone filter asked for: `flatten`, `adaptive`, `black-and-white` or `none`.
         public var filter: String
+        /// `scaling`: how the size was chosen: `auto`, `max-dimension` or `none`.
+        public var scaling: String
+        /// `scaleFactor`: recognised size ÷ decoded size (1 when kept).
+        public var scaleFactor: Double
+        /// `inverted`: whether light text on a dark ground was inverted.
+        public var inverted: Bool
+        /// `flattened`: whether uneven light was flattened.
+        public var flattened: Bool
+        /// `rotation`: clockwise quarter turns applied from orientation detection, in degrees.
+        public var rotation: Int
+        /// `deskewAngle`: the rotation applied to level the lines, in degrees (0 for none).
+        public var deskewAngle: Double
+        /// `notes`: what the user should know about the preprocessing (steps skipped, limits).
+        public var notes: [String]
 
-        enum CodingKeys: String, CodingKey { case maxDimension, filter }
+        enum CodingKeys: String, CodingKey {
+            case maxDimension, filter, scaling, scaleFactor, inverted, flattened, rotation, deskewAngle, notes
+        }
 
         /// Writes `maxDimension` as an explicit `null` rather than leaving the key out.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(maxDimension, forKey: .maxDimension)
             try container.encode(filter, forKey: .filter)
+            try container.encode(scaling, forKey: .scaling)
+            try container.encode(scaleFactor, forKey: .scaleFactor)
+            try container.encode(inverted, forKey: .inverted)
+            try container.encode(flattened, forKey: .flattened)
+            try container.encode(rotation, forKey: .rotation)
+            try container.encode(deskewAngle, forKey: .deskewAngle)
+            try container.encode(notes, forKey: .notes)
         }
     }
 
@@ -217,16 +243,29 @@ extension JSONPoemDocument {
                 }
             }
         }
-        recognition = Recognition(meanConfidence: poem.page.meanConfidence, timedOut: poem.page.timedOut, lines: lines)
+        recognition = Recognition(
+            meanConfidence: poem.page.meanConfidence, timedOut: poem.page.timedOut, hasText: poem.page.hasText, lines: lines)
         let facts = poem.imageFacts
         var maxDimension: Int?
-        if case .maxDimension(let side) = poem.preprocessing.scaling { maxDimension = side }
+        let scaling: String
+        switch poem.preprocessing.scaling {
+        case .maxDimension(let side):
+            maxDimension = side
+            scaling = "max-dimension"
+        case .automatic: scaling = "auto"
+        case .original: scaling = "none"
+        }
+        let report = poem.preprocessingReport
         image = Image(
             format: facts.format.rawValue, storedWidth: facts.storedWidth, storedHeight: facts.storedHeight,
             orientation: Orientation(
                 exifValue: facts.orientation.rawValue, name: Self.name(of: facts.orientation), applied: facts.orientation != .up),
             recognizedWidth: poem.recognizedWidth, recognizedHeight: poem.recognizedHeight,
-            preprocessing: Preprocessing(maxDimension: maxDimension, filter: poem.preprocessing.filter.rawValue))
+            preprocessing: Preprocessing(
+                maxDimension: maxDimension, filter: poem.preprocessing.filter.rawValue, scaling: scaling,
+                scaleFactor: (report.scaleFactor * 1000).rounded() / 1000, inverted: report.inverted,
+                flattened: report.flattened, rotation: report.rotation,
+                deskewAngle: (report.deskewAngle * 100).rounded() / 100, notes: report.notes))
         let stages = poem.timings
         timings = Timings(
             decodeSeconds: Self.seconds(stages.decode), preprocessSeconds: Self.seconds(stages.preprocess),

@@ -109,8 +109,11 @@ struct JSONExporterTests {
         let object = try #require(try JSONSerialization.jsonObject(with: JSONExporter().export(poem)) as? [String: Any])
         let image = try #require(object["image"] as? [String: Any])
         let preprocessing = try #require(image["preprocessing"] as? [String: Any])
-        #expect(preprocessing.keys.sorted() == ["filter", "maxDimension"])
+        #expect(preprocessing.keys.sorted() == [
+            "deskewAngle", "filter", "flattened", "inverted", "maxDimension", "notes", "rotation", "scaleFactor", "scaling",
+        ])
         #expect(preprocessing["maxDimension"] is NSNull)
+        #expect(preprocessing["scaling"] as? String == "none")
         #expect(preprocessing["filter"] as? String == "none")
     }
 
