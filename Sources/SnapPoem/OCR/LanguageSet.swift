@@ -4,7 +4,12 @@ public struct LanguageSet: Sendable, Equatable, Hashable, Codable, CustomStringC
     public let codes: [String]
 
     /// English and French: the default, so that accents such as "Pæan" and "damnèd" survive.
-    public static let englishAndFrench = try! LanguageSet(parsing: "eng+fra")
+    public static let englishAndFrench = LanguageSet(checkedCodes: ["eng", "fra"])
+
+    /// Wraps codes already known to be valid.
+    private init(checkedCodes: [String]) {
+        codes = checkedCodes
+    }
 
     /// Parses Tesseract's `+`-separated form, such as `"eng+fra"`.
     ///
