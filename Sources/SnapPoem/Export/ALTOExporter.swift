@@ -97,13 +97,6 @@ public struct ALTOExporter: PoemExporter {
             }
             searchFrom = tagEnd
         }
-        let found = contents.map { MarkupEscaping.unescape(page[$0]) }
-        let replaced = transform(found)
-        guard replaced.count == found.count else { return page }
-        var output = page
-        for (range, text) in zip(contents, replaced).reversed() {
-            output.replaceSubrange(range, with: MarkupEscaping.escape(text))
-        }
-        return output
+        return MarkupEscaping.replacingTexts(at: contents, in: page, transform)
     }
 }

@@ -66,4 +66,20 @@ enum MarkupEscaping {
             return value.flatMap(Unicode.Scalar.init)
         }
     }
+
+    /// Replaces the escaped texts at `ranges` (ascending, not overlapping) of a markup
+    /// document: `transform` gets them unescaped, in order, and returns as many new texts,
+    /// which are escaped back in place. Returns `page` unchanged if the counts differ.
+    static func replacingTexts(
+        at ranges: [Range<String.Index>], in page: String, _ transform: ([String]) -> [String]
+    ) -> String {
+        let found = ranges.map { unescape(page[$0]) }
+        let replaced = transform(found)
+        guard replaced.count == found.count else { return page }
+        var output = page
+        for (range, text) in zip(ranges, replaced).reversed() {
+            output.replaceSubrange(range, with: escape(text))
+        }
+        return output
+    }
 }
