@@ -9,7 +9,7 @@ bin="$(swift build -c release --show-bin-path)"
 runs="${RUNS:-5}"
 export OMP_THREAD_LIMIT=1   # for the tesseract CLI; snap-poem limits OpenMP itself
 
-echo "# snap-poem benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"
+echo "# snap-poem benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(getconf _NPROCESSORS_ONLN) cores"   # not nproc: it obeys OMP_THREAD_LIMIT
 echo "snap-poem $("$bin/snap-poem" --version | cut -d' ' -f2-)"
 echo
 echo "## Stages (median of $runs runs, one reused engine)"
@@ -32,6 +32,7 @@ echo "## Resident memory over ${MEMORY_IMAGES:-300} scans with one scanner"
 echo
 "$bin/snap-poem-bench" memory --runs "${MEMORY_IMAGES:-300}" SampleImages/formats/stanza-rgb8.png \
   SampleImages/formats/stanza-gray.jpg SampleImages/orientation/orientation-6.jpg SampleImages/photo-clean.png
+echo
 echo "## Image pipeline: CER per category, plain tesseract vs the tutorial's pipeline vs snap-poem (one run)"
 echo
 "$bin/snap-poem-bench" quality
