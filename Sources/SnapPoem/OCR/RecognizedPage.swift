@@ -31,6 +31,13 @@ public struct RecognizedWord: Sendable, Equatable, Codable {
     public var confidence: Double
     /// Where the word is in the image that was recognised.
     public var boundingBox: BoundingBox
+
+    /// Creates a word, e.g. to test code that consumes recognition results.
+    public init(text: String, confidence: Double, boundingBox: BoundingBox) {
+        self.text = text
+        self.confidence = confidence
+        self.boundingBox = boundingBox
+    }
 }
 
 /// One recognised line of text.
@@ -42,6 +49,13 @@ public struct RecognizedLine: Sendable, Equatable, Codable {
     /// Tesseract's confidence for the line, 0–100.
     public var confidence: Double
 
+    /// Creates a line.
+    public init(words: [RecognizedWord], boundingBox: BoundingBox, confidence: Double) {
+        self.words = words
+        self.boundingBox = boundingBox
+        self.confidence = confidence
+    }
+
     /// The words joined by single spaces.
     public var text: String { words.map(\.text).joined(separator: " ") }
 }
@@ -52,6 +66,12 @@ public struct RecognizedParagraph: Sendable, Equatable, Codable {
     public var lines: [RecognizedLine]
     /// Where the paragraph is.
     public var boundingBox: BoundingBox
+
+    /// Creates a paragraph.
+    public init(lines: [RecognizedLine], boundingBox: BoundingBox) {
+        self.lines = lines
+        self.boundingBox = boundingBox
+    }
 }
 
 /// One block of text found by page layout analysis.
@@ -60,6 +80,12 @@ public struct RecognizedBlock: Sendable, Equatable, Codable {
     public var paragraphs: [RecognizedParagraph]
     /// Where the block is.
     public var boundingBox: BoundingBox
+
+    /// Creates a block.
+    public init(paragraphs: [RecognizedParagraph], boundingBox: BoundingBox) {
+        self.paragraphs = paragraphs
+        self.boundingBox = boundingBox
+    }
 }
 
 /// Everything Tesseract recognised on one page.
@@ -79,6 +105,20 @@ public struct RecognizedPage: Sendable, Equatable, Codable {
     public var imageHeight: Int
     /// Tesseract's renderings that were asked for in `RecognitionOptions.renderings`.
     public var renderings: [PageRenderingFormat: String] = [:]
+
+    /// Creates a page, e.g. to test code that consumes recognition results.
+    public init(
+        text: String, meanConfidence: Int, blocks: [RecognizedBlock], timedOut: Bool,
+        imageWidth: Int, imageHeight: Int, renderings: [PageRenderingFormat: String] = [:]
+    ) {
+        self.text = text
+        self.meanConfidence = meanConfidence
+        self.blocks = blocks
+        self.timedOut = timedOut
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.renderings = renderings
+    }
 
     /// Every word on the page in reading order.
     public var words: [RecognizedWord] {

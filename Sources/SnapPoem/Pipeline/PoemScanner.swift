@@ -108,7 +108,11 @@ public final class PoemScanner: Sendable {
         }
 
         let personalizeStart = clock.now
-        let recognizedText = configuration.cleanup.clean(PoemLayout.text(of: page))
+        // Runs of spaces the user asked Tesseract to keep are not tidied away again.
+        let preservesSpaces = configuration.recognition.preserveInterwordSpaces
+        var cleanup = configuration.cleanup
+        if preservesSpaces { cleanup.tidiesSpaces = false }
+        let recognizedText = cleanup.clean(PoemLayout.text(of: page, preservingSpaces: preservesSpaces))
         let personalized = configuration.replacements.apply(to: recognizedText, words: page.words)
         let personalizeTime = clock.now - personalizeStart
         return ScannedPoem(

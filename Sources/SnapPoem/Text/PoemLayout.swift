@@ -11,20 +11,33 @@ public enum PoemLayout {
 
     /// The poem's text: one line per recognised line, stanzas separated by a blank line,
     /// ending with a newline (empty when there are no lines with text).
-    public static func text(of page: RecognizedPage) -> String {
+    ///
+    /// - Parameter preservingSpaces: take each line as Tesseract wrote it, with the runs of
+    ///   spaces it measured between words (`RecognitionOptions.preserveInterwordSpaces`),
+    ///   rather than its words joined by single spaces.
+    public static func text(of page: RecognizedPage, preservingSpaces: Bool = false) -> String {
         let lines = page.lines.filter { line in line.words.contains { $0.text.contains { !$0.isWhitespace } } }
         guard !lines.isEmpty else { return "" }
+        var texts = lines.map(\.text)
+        if preservingSpaces {
+            // Tesseract's text has the same lines, in the same order, between blank ones.
+            let written = page.text.split(separator: "\n")
+                .map { String($0.reversed().drop { $0.isWhitespace }.reversed()) }
+                .filter { !$0.isEmpty }
+            if written.count == texts.count { texts = written }
+        }
         let pitches = zip(lines, lines.dropFirst())
             .map { $1.boundingBox.top - $0.boundingBox.top }
             .filter { $0 > 0 }
             .sorted()
-        let typicalPitch = pitches.isEmpty ? 0 : pitches[pitches.count / 2]
-        var output = lines[0].text
-        for (previous, line) in zip(lines, lines.dropFirst()) {
-            let pitch = line.boundingBox.top - previous.boundingBox.top
+        // The lower median: with only two gaps, one of them a stanza break, the other is the pitch.
+        let typicalPitch = pitches.isEmpty ? 0 : pitches[(pitches.count - 1) / 2]
+        var output = texts[0]
+        for index in lines.indices.dropFirst() {
+            let pitch = lines[index].boundingBox.top - lines[index - 1].boundingBox.top
             let isStanzaBreak = pitch <= 0 || (typicalPitch > 0 && Double(pitch) > Double(typicalPitch) * stanzaGapFactor)
             output += isStanzaBreak ? "\n\n" : "\n"
-            output += line.text
+            output += texts[index]
         }
         return output + "\n"
     }
