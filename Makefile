@@ -10,7 +10,7 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev tesseract-ocr python3
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: demo test bench deps build release clean samples
+.PHONY: demo test bench deps build release clean samples lint format
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -35,7 +35,7 @@ demo: release
 # Three runs: the concurrency tests under ThreadSanitizer (in a build folder of their own);
 # the time-limit and cancellation tests alone, because they measure wall-clock bounds that
 # other tests' CPU load on a 2-core machine would blur; then every other test.
-test: deps
+test: deps lint
 	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests' $(SWIFT_BUILD_FLAGS)
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
@@ -43,6 +43,13 @@ test: deps
 bench: release
 	mkdir -p bench-results
 	Scripts/bench.sh | tee bench-results/latest.md
+
+# The toolchain's formatter, configured in .swift-format; make test fails on any finding.
+lint:
+	swift format lint --strict --recursive Sources Tests Package.swift
+
+format:
+	swift format --in-place --recursive Sources Tests Package.swift
 
 samples:
 	SampleImages/make-samples.sh

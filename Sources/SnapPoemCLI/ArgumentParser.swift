@@ -87,7 +87,8 @@ struct ParsedArguments: Equatable, Sendable {
     /// "Unknown option '--outptu'. Did you mean '--output'?"
     static func unknownOptionMessage(_ option: String, specs: [OptionSpec]) -> String {
         let typed = option.drop { $0 == "-" }.split(separator: "=").first.map(String.init) ?? ""
-        let closest = specs
+        let closest =
+            specs
             .map { (spec: $0, distance: editDistance(typed, $0.long)) }
             .filter { $0.distance <= max(2, typed.count / 3) || $0.spec.long.hasPrefix(typed) && !typed.isEmpty }
             .min { $0.distance < $1.distance }

@@ -33,7 +33,9 @@ extension CommandOptions {
         for pair in pairs {
             if let earlier = seen[pair.replacement.find], earlier.replacement != pair.replacement {
                 throw UsageError(
-                    message: "'\(pair.replacement.find)' is replaced twice, by '\(earlier.replacement.replacement)' (\(earlier.source)) and by '\(pair.replacement.replacement)' (\(pair.source)).")
+                    message:
+                        "'\(pair.replacement.find)' is replaced twice, by '\(earlier.replacement.replacement)' (\(earlier.source)) and by '\(pair.replacement.replacement)' (\(pair.source))."
+                )
             }
             seen[pair.replacement.find] = pair
         }

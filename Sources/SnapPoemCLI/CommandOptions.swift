@@ -62,7 +62,8 @@ struct CommandOptions: Sendable, Equatable {
             }
         }
         if let output, output != "-", inputs.count > 1 {
-            throw UsageError(message: "'--output \(output)' takes one image, but \(inputs.count) were given; omit --output to print them all.")
+            throw UsageError(
+                message: "'--output \(output)' takes one image, but \(inputs.count) were given; omit --output to print them all.")
         }
         if let output, inputs.contains(output), output != "-" {
             throw UsageError(message: "'--output \(output)' is also an input; snap-poem never overwrites an image.")
@@ -86,7 +87,10 @@ struct CommandOptions: Sendable, Equatable {
             case "none": scan.preprocessing.scaling = .original
             default:
                 guard let side = Int(text), side >= 16 else {
-                    throw UsageError(message: "Invalid value '\(text)' for '--max-dimension <N|auto|none>': expected a whole number of pixels (at least 16), auto or none.")
+                    throw UsageError(
+                        message:
+                            "Invalid value '\(text)' for '--max-dimension <N|auto|none>': expected a whole number of pixels (at least 16), auto or none."
+                    )
                 }
                 scan.preprocessing.scaling = .maxDimension(side)
             }
@@ -99,7 +103,8 @@ struct CommandOptions: Sendable, Equatable {
                 throw UsageError(message: "'--save-preprocessed \(path)' takes one image, but \(inputs.count) were given.")
             }
             guard path != "-", !inputs.contains(path), path != output else {
-                throw UsageError(message: "'--save-preprocessed \(path)' must name a new file, not standard output, an input or the --output file.")
+                throw UsageError(
+                    message: "'--save-preprocessed \(path)' must name a new file, not standard output, an input or the --output file.")
             }
             savePreprocessed = path
             scan.keepsPreprocessedImage = true
@@ -113,7 +118,8 @@ struct CommandOptions: Sendable, Equatable {
         }
         if let text = parsed.value("psm") {
             guard let mode = PageSegmentationMode(argument: text) else {
-                throw UsageError(message: "Invalid value '\(text)' for '--psm <MODE>': expected 0-13 or a name such as auto, single-block, single-line.")
+                throw UsageError(
+                    message: "Invalid value '\(text)' for '--psm <MODE>': expected 0-13 or a name such as auto, single-block, single-line.")
             }
             scan.recognition.pageSegmentation = mode
         }
@@ -137,7 +143,8 @@ struct CommandOptions: Sendable, Equatable {
             guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2], let height = numbers[3],
                 x >= 0, y >= 0, width > 0, height > 0
             else {
-                throw UsageError(message: "Invalid value '\(text)' for '--region <X,Y,W,H>': expected four whole numbers, e.g. 0,0,800,600.")
+                throw UsageError(
+                    message: "Invalid value '\(text)' for '--region <X,Y,W,H>': expected four whole numbers, e.g. 0,0,800,600.")
             }
             scan.recognition.regionOfInterest = BoundingBox(left: x, top: y, right: x + width, bottom: y + height)
         }

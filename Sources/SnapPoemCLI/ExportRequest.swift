@@ -31,7 +31,8 @@ extension CommandOptions {
             request.format = format
         } else if let output, writesFile {
             guard let format = ExportFormat.inferred(fromPath: output) else {
-                throw UsageError(message: "Cannot tell the format of '--output \(output)' from its extension; add '--format <FORMAT>' (\(names)).")
+                throw UsageError(
+                    message: "Cannot tell the format of '--output \(output)' from its extension; add '--format <FORMAT>' (\(names)).")
             }
             request.format = format
         }
@@ -48,7 +49,9 @@ extension CommandOptions {
         }
         if !request.format.allowsSeveralPoemsInOneStream, inputs.count > 1, outputDirectory == nil {
             throw UsageError(
-                message: "'--format \(request.format.rawValue)' makes one document per image, but \(inputs.count) images were given; run snap-poem once per image.")
+                message:
+                    "'--format \(request.format.rawValue)' makes one document per image, but \(inputs.count) images were given; run snap-poem once per image."
+            )
         }
         let takesEmailHeaders = request.mailto || request.format == .eml
         for option in ["to", "subject"] where parsed.has(option) && !takesEmailHeaders {

@@ -26,11 +26,14 @@ struct OptionSpec: Sendable, Equatable {
     static let all: [OptionSpec] = [
         OptionSpec(
             "replace", short: "r", value: "FIND=REPLACE", repeatable: true,
-            help: "Replace FIND with REPLACE, also where the OCR misread it (repeatable; all at once, never chained). Write \\= for '=' in FIND."),
+            help:
+                "Replace FIND with REPLACE, also where the OCR misread it (repeatable; all at once, never chained). Write \\= for '=' in FIND."
+        ),
         OptionSpec(
             "replacements", value: "FILE", repeatable: true,
             help: "Read FIND=REPLACE pairs from FILE, one a line, after the header '# snap-poem replacements v1'; '#' starts a comment."),
-        OptionSpec("ignore-case", short: "i", help: "Match FIND in any letter case; the replacement takes the text's case (LENORE → ALEX)."),
+        OptionSpec(
+            "ignore-case", short: "i", help: "Match FIND in any letter case; the replacement takes the text's case (LENORE → ALEX)."),
         OptionSpec("substring", help: "Replace FIND inside longer words too (by default 'Lenored' is left alone)."),
         OptionSpec("exact", help: "Turn off OCR-tolerant matching: misreadings such as 'Lenorc' or 'L enore' are left as they are."),
         OptionSpec(
@@ -38,42 +41,62 @@ struct OptionSpec: Sendable, Equatable {
             help: "How far an OCR misreading of FIND may stray: strict, normal (default) or loose; exact is --exact."),
         OptionSpec("no-cleanup", help: "Keep the text as recognised: no '|' → 'I', ligatures, hyphenation joining or space tidying."),
         OptionSpec("report", help: "List each replacement on standard error: where, what the image said, what it became, OCR confidence."),
-        OptionSpec("output", short: "o", value: "FILE", help: "Write the poem to FILE instead of standard output ('-' is standard output)."),
+        OptionSpec(
+            "output", short: "o", value: "FILE", help: "Write the poem to FILE instead of standard output ('-' is standard output)."),
         OptionSpec("force", short: "f", help: "Overwrite an existing output file."),
         OptionSpec(
             "output-dir", value: "DIR",
             help: "Write one file per image into DIR, mirroring folders given as inputs (name.png -> name.txt, by --format)."),
-        OptionSpec("jobs", short: "j", value: "N", help: "Read N images at once, one Tesseract engine each (default: the number of cores)."),
-        OptionSpec("shard", value: "K/N", help: "Read only shard K of N of the sorted inputs (round-robin), for running a batch on N machines."),
+        OptionSpec(
+            "jobs", short: "j", value: "N", help: "Read N images at once, one Tesseract engine each (default: the number of cores)."),
+        OptionSpec(
+            "shard", value: "K/N", help: "Read only shard K of N of the sorted inputs (round-robin), for running a batch on N machines."),
         OptionSpec(
             "format", value: "FORMAT",
             help: "Output format: text, markdown, html, json, eml, hocr, tsv or alto (default: from --output's extension, else text)."),
-        OptionSpec("to", value: "ADDRESSES", help: "Recipients for --format eml and --mailto, comma-separated: a@b.org or 'Name <a@b.org>'."),
+        OptionSpec(
+            "to", value: "ADDRESSES", help: "Recipients for --format eml and --mailto, comma-separated: a@b.org or 'Name <a@b.org>'."),
         OptionSpec("subject", value: "TEXT", help: "Subject for --format eml and --mailto (default: the poem's title)."),
         OptionSpec("mailto", help: "Print a mailto: URL with the poem as its body instead of the poem (for the desktop's share path)."),
         OptionSpec("copy", help: "Put the result on the clipboard (wl-copy, xclip or xsel) instead of printing it."),
         OptionSpec("lang", short: "l", value: "LANGS", help: "Tesseract languages, '+'-separated (default: eng+fra)."),
         OptionSpec(
             "max-dimension", value: "N|auto|none",
-            help: "Image size: N shrinks so the longer side is at most N pixels (aspect kept, never enlarges); auto (default) scales the text to about 24 px letters; none keeps the size."),
-        OptionSpec("filter", value: "NAME", help: "Tone filter: flatten (default; evens out shadows and vignettes where there are any), adaptive (always flatten, then pure black and white), black-and-white (the original app's), none."),
+            help:
+                "Image size: N shrinks so the longer side is at most N pixels (aspect kept, never enlarges); auto (default) scales the text to about 24 px letters; none keeps the size."
+        ),
+        OptionSpec(
+            "filter", value: "NAME",
+            help:
+                "Tone filter: flatten (default; evens out shadows and vignettes where there are any), adaptive (always flatten, then pure black and white), black-and-white (the original app's), none."
+        ),
         OptionSpec("no-rotate", help: "Do not detect and undo a page turned 90, 180 or 270 degrees."),
         OptionSpec("no-deskew", help: "Do not straighten slightly tilted text."),
         OptionSpec("no-invert", help: "Do not turn light text on a dark background into dark on light."),
-        OptionSpec("save-preprocessed", value: "FILE.png", help: "Also write the image exactly as Tesseract saw it, as PNG (one input only; --force to replace)."),
-        OptionSpec("psm", value: "MODE", help: "Page segmentation mode, by number (0-13) or name, e.g. 3 or auto (default), 6 or single-block."),
-        OptionSpec("timeout", value: "SECONDS", help: "Stop recognising each image after SECONDS (decimals allowed); partial text is kept, exit 124."),
-        OptionSpec("oem", value: "ENGINE", help: "Recogniser: lstm (default), legacy or combined (legacy needs traineddata that includes it)."),
+        OptionSpec(
+            "save-preprocessed", value: "FILE.png",
+            help: "Also write the image exactly as Tesseract saw it, as PNG (one input only; --force to replace)."),
+        OptionSpec(
+            "psm", value: "MODE", help: "Page segmentation mode, by number (0-13) or name, e.g. 3 or auto (default), 6 or single-block."),
+        OptionSpec(
+            "timeout", value: "SECONDS",
+            help: "Stop recognising each image after SECONDS (decimals allowed); partial text is kept, exit 124."),
+        OptionSpec(
+            "oem", value: "ENGINE", help: "Recogniser: lstm (default), legacy or combined (legacy needs traineddata that includes it)."),
         OptionSpec("dpi", value: "N", help: "Resolution to assume, 70-2400 dots per inch (default: 300)."),
         OptionSpec("allow", value: "CHARS", help: "Recognise only these characters (tessedit_char_whitelist)."),
         OptionSpec("deny", value: "CHARS", help: "Never recognise these characters (tessedit_char_blacklist)."),
         OptionSpec("preserve-spaces", help: "Keep runs of spaces between words instead of single spaces."),
-        OptionSpec("region", value: "X,Y,W,H", help: "Recognise only this rectangle, in the upright image's pixels (the page is then neither turned nor deskewed)."),
+        OptionSpec(
+            "region", value: "X,Y,W,H",
+            help: "Recognise only this rectangle, in the upright image's pixels (the page is then neither turned nor deskewed)."),
         OptionSpec(
             "config", short: "c", value: "NAME=VALUE", repeatable: true,
             help: "Set a Tesseract variable (repeatable); an unknown name or a value of the wrong type is an error."),
         OptionSpec("list-langs", help: "List the languages in the tessdata folder and exit."),
-        OptionSpec("tessdata", value: "DIR", help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, the package's tessdata/, then the system's)."),
+        OptionSpec(
+            "tessdata", value: "DIR",
+            help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, the package's tessdata/, then the system's)."),
         OptionSpec("help", short: "h", help: "Show this help and exit."),
         OptionSpec("version", help: "Show the version of snap-poem, Tesseract and Leptonica, and exit."),
     ]

@@ -46,7 +46,8 @@ struct PersonalizationReport {
         case .ocrTolerant: kind = "OCR-tolerant"
         }
         let confidence = change.confidence.map { "OCR confidence \(Int($0.rounded()))%" } ?? "OCR confidence unknown"
-        return "line \(change.line), column \(change.column): '\(Self.escaped(change.original))' → '\(Self.escaped(change.replacement))' (\(kind), \(confidence))"
+        return
+            "line \(change.line), column \(change.column): '\(Self.escaped(change.original))' → '\(Self.escaped(change.replacement))' (\(kind), \(confidence))"
     }
 
     /// Line breaks shown as `\n`, so that each change stays on one line.

@@ -26,7 +26,8 @@ public enum SnapPoemCommand {
             return ExitCode.success.rawValue
         }
         if options.showVersion {
-            console.writeOutput(Data("snap-poem \(Versions.snapPoem) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n".utf8))
+            console.writeOutput(
+                Data("snap-poem \(Versions.snapPoem) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n".utf8))
             return ExitCode.success.rawValue
         }
         if options.listLanguages {
@@ -136,7 +137,8 @@ struct BatchRun {
             return "'--output \(output)' takes one image, but \(inputs.count) were found; use '--output-dir DIR' for several."
         }
         if !options.export.format.allowsSeveralPoemsInOneStream {
-            return "'--format \(options.export.format.rawValue)' makes one document per image, but \(inputs.count) images were found; use '--output-dir DIR'."
+            return
+                "'--format \(options.export.format.rawValue)' makes one document per image, but \(inputs.count) images were found; use '--output-dir DIR'."
         }
         return nil
     }
@@ -187,7 +189,10 @@ struct BatchRun {
             return (.outputFailed, nil)
         }
         if poem.page.timedOut {
-            let seconds = options.scan.recognition.timeLimit.map { "\($0.components.seconds).\(String(format: "%03d", Int($0.components.attoseconds / 1_000_000_000_000_000)))" } ?? "?"
+            let seconds =
+                options.scan.recognition.timeLimit.map {
+                    "\($0.components.seconds).\(String(format: "%03d", Int($0.components.attoseconds / 1_000_000_000_000_000)))"
+                } ?? "?"
             console.writeError("snap-poem: warning: \(displayName): time limit of \(seconds) s reached; the text is partial\n")
             return (.timedOut, data)
         }
@@ -248,7 +253,11 @@ final class Counter: Sendable {
     private let value = Mutex(0)
 
     /// Adds one and returns the new count.
-    func increment() -> Int { value.withLock { $0 += 1; return $0 } }
+    func increment() -> Int {
+        value.withLock {
+            $0 += 1; return $0
+        }
+    }
 }
 
 /// Receives results as workers finish them and delivers them in input order, one at a time:

@@ -104,27 +104,36 @@ private struct QualityResult {
 private func compareBaselines(samples: [QualitySample], images: [String], tessdata: String) async throws {
     let tutorial = try await PoemScanner(configuration: ScanConfiguration(preprocessing: .tutorial))
     let standard = try await PoemScanner()
-    var rows: [(sample: QualitySample, plain: QualityResult, tutorial: QualityResult, ours: QualityResult, report: PreprocessingReport)] = []
+    var rows: [(sample: QualitySample, plain: QualityResult, tutorial: QualityResult, ours: QualityResult, report: PreprocessingReport)] =
+        []
     for (sample, path) in zip(samples, images) {
         let truth = try groundTruth(for: path)
         let (plainText, plainTime) = try runPlainTesseract(path, tessdata: tessdata)
         let plain = QualityResult(cer: characterErrorRate(plainText, truth: truth), recognize: plainTime)
         let tutorialPoem = try await tutorial.scan(fileAt: path)
         let ourPoem = try await standard.scan(fileAt: path)
-        rows.append((
-            sample, plain,
-            QualityResult(cer: characterErrorRate(tutorialPoem.recognizedText, truth: truth),
-                          preprocess: ms(tutorialPoem.timings.preprocess), recognize: ms(tutorialPoem.timings.recognize)),
-            QualityResult(cer: characterErrorRate(ourPoem.recognizedText, truth: truth),
-                          preprocess: ms(ourPoem.timings.preprocess), recognize: ms(ourPoem.timings.recognize)),
-            ourPoem.preprocessingReport))
+        rows.append(
+            (
+                sample, plain,
+                QualityResult(
+                    cer: characterErrorRate(tutorialPoem.recognizedText, truth: truth),
+                    preprocess: ms(tutorialPoem.timings.preprocess), recognize: ms(tutorialPoem.timings.recognize)),
+                QualityResult(
+                    cer: characterErrorRate(ourPoem.recognizedText, truth: truth),
+                    preprocess: ms(ourPoem.timings.preprocess), recognize: ms(ourPoem.timings.recognize)),
+                ourPoem.preprocessingReport
+            ))
         FileHandle.standardError.write(Data("  \(sample.file): done\n".utf8))
     }
 
-    print("| image | category | plain tesseract | tutorial (640 px + b&w) | snap-poem default | what snap-poem did | preprocess ms | recognise ms |")
+    print(
+        "| image | category | plain tesseract | tutorial (640 px + b&w) | snap-poem default | what snap-poem did | preprocess ms | recognise ms |"
+    )
     print("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |")
     for row in rows {
-        print("| \(row.sample.file) | \(row.sample.category) | \(percent(row.plain.cer)) | \(percent(row.tutorial.cer)) | \(percent(row.ours.cer)) | \(describe(row.report)) | \(whole(row.ours.preprocess)) | \(whole(row.ours.recognize)) |")
+        print(
+            "| \(row.sample.file) | \(row.sample.category) | \(percent(row.plain.cer)) | \(percent(row.tutorial.cer)) | \(percent(row.ours.cer)) | \(describe(row.report)) | \(whole(row.ours.preprocess)) | \(whole(row.ours.recognize)) |"
+        )
     }
     print("")
     print("Mean CER per category:")
@@ -135,16 +144,22 @@ private func compareBaselines(samples: [QualitySample], images: [String], tessda
     for row in rows where !categories.contains(row.sample.category) { categories.append(row.sample.category) }
     for category in categories {
         let group = rows.filter { $0.sample.category == category }
-        print("| \(category) | \(group.count) | \(percent(mean(group.map(\.plain.cer)))) | \(percent(mean(group.map(\.tutorial.cer)))) | \(percent(mean(group.map(\.ours.cer)))) |")
+        print(
+            "| \(category) | \(group.count) | \(percent(mean(group.map(\.plain.cer)))) | \(percent(mean(group.map(\.tutorial.cer)))) | \(percent(mean(group.map(\.ours.cer)))) |"
+        )
     }
     let photos = rows.filter(\.sample.isPhotoLike)
     let clean = rows.filter { !$0.sample.isPhotoLike }
-    print("| **all photo-like** | \(photos.count) | \(percent(mean(photos.map(\.plain.cer)))) | \(percent(mean(photos.map(\.tutorial.cer)))) | \(percent(mean(photos.map(\.ours.cer)))) |")
+    print(
+        "| **all photo-like** | \(photos.count) | \(percent(mean(photos.map(\.plain.cer)))) | \(percent(mean(photos.map(\.tutorial.cer)))) | \(percent(mean(photos.map(\.ours.cer)))) |"
+    )
     print("")
     let ratio = mean(photos.map(\.ours.cer)) / max(1e-9, mean(photos.map(\.plain.cer)))
-    print("Targets: snap-poem's mean photo CER ÷ plain tesseract's = \(String(format: "%.3f", ratio)) (target ≤ 0.25); "
-        + "clean images where snap-poem is worse than plain: \(clean.filter { $0.ours.cer > $0.plain.cer + 1e-9 }.map(\.sample.file)) (target: none); "
-        + "preprocessing ÷ recognition time = \(String(format: "%.1f", 100 * rows.map(\.ours.preprocess).reduce(0, +) / max(1, rows.map(\.ours.recognize).reduce(0, +)))) % (target ≤ 15 %; preprocessing includes orientation detection).")
+    print(
+        "Targets: snap-poem's mean photo CER ÷ plain tesseract's = \(String(format: "%.3f", ratio)) (target ≤ 0.25); "
+            + "clean images where snap-poem is worse than plain: \(clean.filter { $0.ours.cer > $0.plain.cer + 1e-9 }.map(\.sample.file)) (target: none); "
+            + "preprocessing ÷ recognition time = \(String(format: "%.1f", 100 * rows.map(\.ours.preprocess).reduce(0, +) / max(1, rows.map(\.ours.recognize).reduce(0, +)))) % (target ≤ 15 %; preprocessing includes orientation detection)."
+    )
 }
 
 /// Every variant in `qualityVariants`, mean CER per category.
@@ -166,7 +181,10 @@ private func compareVariants(samples: [QualitySample], images: [String]) async t
         let photoMean = mean(categories.filter { $0 != "clean" }.flatMap { cers[$0] ?? [] })
         let cleanMean = mean(cers["clean"] ?? [])
         let cells = categories.map { percent(mean(cers[$0] ?? [])) }
-        print("| \(name) | " + cells.joined(separator: " | ") + " | \(percent(photoMean)) | \(percent(cleanMean)) | \(String(format: "%.1f", recognize / 1000)) | \(String(format: "%.0f %%", 100 * preprocess / max(1, recognize))) |")
+        print(
+            "| \(name) | " + cells.joined(separator: " | ")
+                + " | \(percent(photoMean)) | \(percent(cleanMean)) | \(String(format: "%.1f", recognize / 1000)) | \(String(format: "%.0f %%", 100 * preprocess / max(1, recognize))) |"
+        )
         FileHandle.standardError.write(Data("  variant \(name): done\n".utf8))
     }
 }
@@ -187,7 +205,9 @@ private func analyze(images: [String]) async throws {
         let osdTime = ms(ContinuousClock.now - osdStart)
         let report = prepared.report
         let analysis = report.analysis
-        print("| \((path as NSString).lastPathComponent) | \(image.width)×\(image.height) | \(String(format: "%.2f", analysis?.polarity ?? 0)) | \(String(format: "%.2f", analysis?.unevenness ?? 0)) | \(analysis?.xHeight.map { String(format: "%.1f", $0) } ?? "–") | \(analysis?.letterCount ?? 0) | \(String(format: "%.2f", report.scaleFactor)) | \(report.skew.map { String(format: "%.2f° (%.1f)", $0.angle, $0.confidence) } ?? "–") | \(turn.map { "\($0.rotation)° (\(String(format: "%.1f", $0.confidence)), \(whole(osdTime)) ms)" } ?? "none (\(whole(osdTime)) ms)") | \(report.outputWidth)×\(report.outputHeight) | \(whole(elapsed)) |")
+        print(
+            "| \((path as NSString).lastPathComponent) | \(image.width)×\(image.height) | \(String(format: "%.2f", analysis?.polarity ?? 0)) | \(String(format: "%.2f", analysis?.unevenness ?? 0)) | \(analysis?.xHeight.map { String(format: "%.1f", $0) } ?? "–") | \(analysis?.letterCount ?? 0) | \(String(format: "%.2f", report.scaleFactor)) | \(report.skew.map { String(format: "%.2f° (%.1f)", $0.angle, $0.confidence) } ?? "–") | \(turn.map { "\($0.rotation)° (\(String(format: "%.1f", $0.confidence)), \(whole(osdTime)) ms)" } ?? "none (\(whole(osdTime)) ms)") | \(report.outputWidth)×\(report.outputHeight) | \(whole(elapsed)) |"
+        )
     }
 }
 
@@ -221,9 +241,10 @@ private func orientationEvidence(images: [String]) async throws {
         print("| \((path as NSString).lastPathComponent) | " + cells.joined(separator: " | ") + " |")
     }
     print("")
-    print("Right answers: \(right.count), confidence \(String(format: "%.1f", right.min() ?? .nan))–\(String(format: "%.1f", right.max() ?? .nan)); "
-        + "wrong answers: \(wrong.count), confidence up to \(String(format: "%.1f", wrong.max() ?? .nan)); no answer: \(missing). "
-        + "Median detection time \(whole(times.sorted()[times.count / 2])) ms.")
+    print(
+        "Right answers: \(right.count), confidence \(String(format: "%.1f", right.min() ?? .nan))–\(String(format: "%.1f", right.max() ?? .nan)); "
+            + "wrong answers: \(wrong.count), confidence up to \(String(format: "%.1f", wrong.max() ?? .nan)); no answer: \(missing). "
+            + "Median detection time \(whole(times.sorted()[times.count / 2])) ms.")
 }
 
 /// Runs `tesseract FILE - -l eng+fra` with one OpenMP thread; returns its text and time in ms.

@@ -63,7 +63,9 @@ func stages(images: [String], runs: Int) async throws {
             recognize.append(milliseconds(clock.now - start))
         }
         let total = median(decode) + median(preprocess) + median(recognize)
-        print("| \((path as NSString).lastPathComponent) | \(size) | \(format(median(decode))) | \(format(median(preprocess))) | \(format(median(recognize))) | \(format(total)) |")
+        print(
+            "| \((path as NSString).lastPathComponent) | \(size) | \(format(median(decode))) | \(format(median(preprocess))) | \(format(median(recognize))) | \(format(total)) |"
+        )
     }
     print("")
     print("Engine start (eng+fra, models loaded): median \(format(median(inits))) ms over \(runs) runs.")
@@ -91,7 +93,9 @@ func versus(images: [String], runs: Int) throws {
             theirs.append(b)
         }
         let ratio = median(ours) / median(theirs)
-        print("| \((path as NSString).lastPathComponent) | \(format(median(ours))) | \(format(median(theirs))) | \(String(format: "%.2f", ratio)) |")
+        print(
+            "| \((path as NSString).lastPathComponent) | \(format(median(ours))) | \(format(median(theirs))) | \(String(format: "%.2f", ratio)) |"
+        )
     }
 }
 
@@ -121,7 +125,9 @@ func engine(images: [String], runs: Int) async throws {
             _ = try await Recognizer().recognize(prepared)
             cold.append(milliseconds(clock.now - start))
         }
-        print("| \((path as NSString).lastPathComponent) | \(format(median(warm))) | \(format(median(cold))) | \(format(median(cold) - median(warm))) ms |")
+        print(
+            "| \((path as NSString).lastPathComponent) | \(format(median(warm))) | \(format(median(cold))) | \(format(median(cold) - median(warm))) ms |"
+        )
     }
 }
 
@@ -146,7 +152,9 @@ func timeLimit(images: [String], runs: Int) async throws {
                 _ = try await recognizer.recognize(ImagePreprocessor.scaled(prepared, mode: .maxDimension(64)))
             }
             let overrun = (returns.max() ?? 0) - Double(limit)
-            print("| \((path as NSString).lastPathComponent) (\(prepared.width)×\(prepared.height)) | \(limit) | \(format(median(returns))) | \(format(overrun)) | \(timedOut)/\(runs) |")
+            print(
+                "| \((path as NSString).lastPathComponent) (\(prepared.width)×\(prepared.height)) | \(limit) | \(format(median(returns))) | \(format(overrun)) | \(timedOut)/\(runs) |"
+            )
         }
     }
 }

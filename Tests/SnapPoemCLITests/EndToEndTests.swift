@@ -105,11 +105,12 @@ struct EndToEndTests {
         let batch = try await BinaryRun.run([missing, Fixtures.sample("Lenore.png"), empty])
         #expect(batch.status == 1)
         #expect(batch.output.contains("Lenore"))
-        #expect(batch.error.split(separator: "\n") == [
-            "snap-poem: error: \(missing): no such file",
-            "snap-poem: error: \(empty): the file is empty (0 bytes), not an image",
-            "snap-poem: 3 images: 1 read, 2 failed",
-        ])
+        #expect(
+            batch.error.split(separator: "\n") == [
+                "snap-poem: error: \(missing): no such file",
+                "snap-poem: error: \(empty): the file is empty (0 bytes), not an image",
+                "snap-poem: 3 images: 1 read, 2 failed",
+            ])
     }
 
     @Test("An unknown option exits 64 with a usage message")

@@ -32,16 +32,34 @@ struct ExportCommandLineTests {
     @Test(
         "Inconsistent or bad export options are usage errors, exit 64, before any image is read",
         arguments: [
-            (["L.png", "--format", "pdf"], "Invalid value 'pdf' for '--format <FORMAT>': expected one of text, markdown, html, json, eml, hocr, tsv, alto."),
-            (["L.png", "-o", "poem.doc"], "Cannot tell the format of '--output poem.doc' from its extension; add '--format <FORMAT>' (text, markdown, html, json, eml, hocr, tsv, alto)."),
-            (["L.png", "--mailto", "--format", "json"], "'--mailto' prints a mailto: URL; it cannot be combined with '--format' or '--output'."),
-            (["L.png", "--mailto", "-o", "poem.txt"], "'--mailto' prints a mailto: URL; it cannot be combined with '--format' or '--output'."),
+            (
+                ["L.png", "--format", "pdf"],
+                "Invalid value 'pdf' for '--format <FORMAT>': expected one of text, markdown, html, json, eml, hocr, tsv, alto."
+            ),
+            (
+                ["L.png", "-o", "poem.doc"],
+                "Cannot tell the format of '--output poem.doc' from its extension; add '--format <FORMAT>' (text, markdown, html, json, eml, hocr, tsv, alto)."
+            ),
+            (
+                ["L.png", "--mailto", "--format", "json"],
+                "'--mailto' prints a mailto: URL; it cannot be combined with '--format' or '--output'."
+            ),
+            (
+                ["L.png", "--mailto", "-o", "poem.txt"],
+                "'--mailto' prints a mailto: URL; it cannot be combined with '--format' or '--output'."
+            ),
             (["L.png", "--copy", "-o", "poem.txt"], "'--copy' and '--output' both take the result; choose one."),
             (["L.png", "--to", "alex@example.org"], "'--to' applies only to '--format eml' and '--mailto'."),
             (["L.png", "--format", "html", "--subject", "Hi"], "'--subject' applies only to '--format eml' and '--mailto'."),
-            (["a.png", "b.png", "--format", "html"], "'--format html' makes one document per image, but 2 images were given; run snap-poem once per image."),
+            (
+                ["a.png", "b.png", "--format", "html"],
+                "'--format html' makes one document per image, but 2 images were given; run snap-poem once per image."
+            ),
             (["L.png", "--format", "eml", "--to", "alex"], "Invalid value: to: 'alex' is not an e-mail address like name@example.org."),
-            (["L.png", "--mailto", "--subject", "Hi\nBcc: x@y.org"], "Invalid value: subject: the subject must be one line, without control characters."),
+            (
+                ["L.png", "--mailto", "--subject", "Hi\nBcc: x@y.org"],
+                "Invalid value: subject: the subject must be one line, without control characters."
+            ),
         ] as [([String], String)])
     func usageErrors(arguments: [String], message: String) async {
         let result = await CapturedRun.run(arguments)
@@ -70,7 +88,8 @@ struct ExportCommandLineTests {
 
     @Test("--to takes a list; --mailto and --copy are flags")
     func emailOptions() throws {
-        let options = try CommandOptions(try ParsedArguments.parse(["L.png", "--mailto", "--copy", "--to", "Zoë <z@example.org>, a@b.org", "--subject", "Pour toi"]))
+        let options = try CommandOptions(
+            try ParsedArguments.parse(["L.png", "--mailto", "--copy", "--to", "Zoë <z@example.org>, a@b.org", "--subject", "Pour toi"]))
         #expect(options.export.to.map(\.address) == ["z@example.org", "a@b.org"])
         #expect(options.export.subject == "Pour toi")
         #expect(options.export.mailto && options.export.copy)
@@ -190,7 +209,8 @@ struct ExportEndToEndTests {
                 "body": m.get_body(preferencelist=("plain",)).get_content()}))
             """
         let parsed = try #require(
-            try JSONSerialization.jsonObject(with: Data(python(script, input: try Data(contentsOf: URL(fileURLWithPath: draft))).utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(python(script, input: try Data(contentsOf: URL(fileURLWithPath: draft))).utf8))
+                as? [String: Any])
         #expect(parsed["subject"] as? String == "Un poème pour toi ♥")
         #expect(parsed["to"] as? String == "Alex Poe <alex@example.org>")
         #expect(parsed["unsent"] as? String == "1")
@@ -203,7 +223,9 @@ struct ExportEndToEndTests {
     func mailto() async throws {
         let result = try await BinaryRun.run([Self.lenore, "-r", "Lenore=Alex", "--mailto", "--to", "alex@example.org"])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.hasPrefix("mailto:alex@example.org?subject=Alex&body=Alex%0D%0A%0D%0AAh%2C%20broken%20is%20the%20golden%20bowl%21"))
+        #expect(
+            result.output.hasPrefix(
+                "mailto:alex@example.org?subject=Alex&body=Alex%0D%0A%0D%0AAh%2C%20broken%20is%20the%20golden%20bowl%21"))
         #expect(result.output.hasSuffix("%0D%0A\n"))
         #expect(result.output.split(separator: "\n").count == 1)
         // Lenore is long: the URL works, but some programs cut URLs of more than 2 000 characters.
@@ -241,7 +263,8 @@ struct ExportEndToEndTests {
         #expect(copied.hasSuffix("beside the King of Heaven.”\n"))
 
         try FileManager.default.removeItem(atPath: folder.appendingPathComponent("xclip").path)
-        try FileManager.default.moveItem(atPath: folder.appendingPathComponent("failing").path, toPath: folder.appendingPathComponent("xclip").path)
+        try FileManager.default.moveItem(
+            atPath: folder.appendingPathComponent("failing").path, toPath: folder.appendingPathComponent("xclip").path)
         let failed = try await BinaryRun.run([Self.lenore, "--copy"], environment: environment)
         #expect(failed.status == 71)
         #expect(failed.error == "snap-poem: error: --copy: xclip failed (exit status 3); nothing was copied\n")

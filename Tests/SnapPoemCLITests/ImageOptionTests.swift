@@ -18,9 +18,11 @@ struct ImageOptionTests {
         #expect(preprocessing.detectsOrientation && preprocessing.deskews && preprocessing.invertsLightText)
     }
 
-    @Test("--max-dimension takes N, auto or none", arguments: [
-        ("640", ScalingMode.maxDimension(640)), ("16", .maxDimension(16)), ("auto", .automatic), ("none", .original),
-    ])
+    @Test(
+        "--max-dimension takes N, auto or none",
+        arguments: [
+            ("640", ScalingMode.maxDimension(640)), ("16", .maxDimension(16)), ("auto", .automatic), ("none", .original),
+        ])
     func maxDimension(value: String, mode: ScalingMode) throws {
         #expect(try Self.options(["a.png", "--max-dimension", value]).scan.preprocessing.scaling == mode)
     }
@@ -36,12 +38,14 @@ struct ImageOptionTests {
         #expect(!preprocessing.detectsOrientation && !preprocessing.deskews && !preprocessing.invertsLightText)
     }
 
-    @Test("Bad image option values are usage errors, exit 64", arguments: [
-        ["a.png", "--max-dimension", "15"], ["a.png", "--max-dimension", "Auto"], ["a.png", "--filter", "adaptative"],
-        ["a.png", "b.png", "--save-preprocessed", "x.png"], ["a.png", "--save-preprocessed", "a.png"],
-        ["a.png", "--save-preprocessed", "-"], ["a.png", "-o", "x.png", "--save-preprocessed", "x.png"],
-        ["a.png", "--no-deskew=yes"],
-    ])
+    @Test(
+        "Bad image option values are usage errors, exit 64",
+        arguments: [
+            ["a.png", "--max-dimension", "15"], ["a.png", "--max-dimension", "Auto"], ["a.png", "--filter", "adaptative"],
+            ["a.png", "b.png", "--save-preprocessed", "x.png"], ["a.png", "--save-preprocessed", "a.png"],
+            ["a.png", "--save-preprocessed", "-"], ["a.png", "-o", "x.png", "--save-preprocessed", "x.png"],
+            ["a.png", "--no-deskew=yes"],
+        ])
     func badValues(arguments: [String]) async {
         let result = await CapturedRun.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.error)")

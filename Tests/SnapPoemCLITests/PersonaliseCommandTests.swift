@@ -68,7 +68,10 @@ struct PersonaliseCommandTests {
         arguments: [
             (["--strictness", "fuzzy"], "Invalid value 'fuzzy' for '--strictness <LEVEL>': expected one of exact, strict, normal, loose."),
             (["--strictness", "loose", "--exact"], "'--strictness loose' cannot be combined with '--exact'."),
-            (["-r", "Lenore=Alex", "-r", "Lenore=Sam"], "'Lenore' is replaced twice, by 'Alex' (--replace Lenore=Alex) and by 'Sam' (--replace Lenore=Sam)."),
+            (
+                ["-r", "Lenore=Alex", "-r", "Lenore=Sam"],
+                "'Lenore' is replaced twice, by 'Alex' (--replace Lenore=Alex) and by 'Sam' (--replace Lenore=Sam)."
+            ),
             (["-r", "Lenore"], "Invalid value: --replace: 'Lenore' has no '='; write FIND=REPLACE, e.g. Lenore=Alex."),
             (["--replacements", "/nonexistent/names.txt"], "/nonexistent/names.txt: no such file"),
             (["--report=yes"], "'--report' takes no value."),

@@ -42,9 +42,10 @@ public struct BatchInput: Sendable, Equatable, Hashable {
 
     private static func images(inFolder folder: String) throws(SnapPoemError) -> [BatchInput] {
         let root = URL(fileURLWithPath: folder)
-        guard let enumerator = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey],
-            options: [.skipsHiddenFiles, .skipsPackageDescendants])
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles, .skipsPackageDescendants])
         else {
             throw .unreadableFile(path: folder, reason: "the folder cannot be listed")
         }

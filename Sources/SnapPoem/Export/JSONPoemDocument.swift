@@ -239,7 +239,9 @@ extension JSONPoemDocument {
                         Line(
                             block: blockIndex + 1, paragraph: paragraphIndex + 1, text: line.text,
                             confidence: Self.hundredths(line.confidence), box: Box(line.boundingBox),
-                            words: line.words.map { Word(text: $0.text, confidence: Self.hundredths($0.confidence), box: Box($0.boundingBox)) }))
+                            words: line.words.map {
+                                Word(text: $0.text, confidence: Self.hundredths($0.confidence), box: Box($0.boundingBox))
+                            }))
                 }
             }
         }

@@ -84,7 +84,8 @@ enum MIMEEncoding {
     /// An unstructured header (`Subject`) ready to write, folded to 78 characters: plain when
     /// the text is printable ASCII that folds at spaces, else as encoded words.
     static func unstructuredHeader(_ name: String, _ value: String) -> String {
-        let isPlain = value.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
+        let isPlain =
+            value.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
             && !value.contains("=?") && !value.hasPrefix(" ") && !value.hasSuffix(" ") && !value.contains("  ")
         if isPlain, let folded = foldedAtSpaces(name + ": " + value) { return folded }
         return name + ": " + encodedWords(value)
@@ -139,7 +140,8 @@ enum MIMEEncoding {
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(secondsFromGMT: 0)!
         let offset = timeZone.secondsFromGMT(for: date)
-        let parts = utc.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date.addingTimeInterval(TimeInterval(offset)))
+        let parts = utc.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second, .weekday], from: date.addingTimeInterval(TimeInterval(offset)))
         let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }

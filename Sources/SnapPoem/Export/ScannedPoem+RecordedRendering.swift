@@ -7,7 +7,9 @@ extension ScannedPoem {
         guard let text = page.renderings[rendering] else {
             throw .exportFailed(
                 path: source, format: format.rawValue,
-                reason: "the scan did not record Tesseract's \(rendering.rawValue) rendering; add .\(rendering.rawValue) to RecognitionOptions.renderings before scanning")
+                reason:
+                    "the scan did not record Tesseract's \(rendering.rawValue) rendering; add .\(rendering.rawValue) to RecognitionOptions.renderings before scanning"
+            )
         }
         return text
     }

@@ -23,7 +23,9 @@ public struct TSVExporter: PoemExporter {
     public func export(_ poem: ScannedPoem) throws(SnapPoemError) -> Data {
         let table = try poem.recordedRendering(.tsv, for: .tsv)
         guard personalizesWords else { return Data(table.utf8) }
-        var rows = table.split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        var rows = table.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
         let wordRows = rows.indices.filter { rows[$0].count == 12 && rows[$0][0] == "5" }
         let found = wordRows.map { rows[$0][11] }
         let personalized = WordPersonalization.personalized(found, in: poem)

@@ -149,7 +149,8 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     static func letterHeights(in binary: PixImage) -> [Int] {
         let limit = max(8, binary.height / 6)
         return binary.componentSizes().compactMap { size in
-            let plausible = size.height >= 4 && size.width >= 2 && size.height <= limit
+            let plausible =
+                size.height >= 4 && size.width >= 2 && size.height <= limit
                 && size.width <= 6 * size.height && size.height <= 12 * size.width
             return plausible ? size.height : nil
         }

@@ -112,7 +112,8 @@ extension ImagePreprocessor {
             let newHeight = max(1, Int((Double(height) * shrink).rounded(.down)))
             let megapixels = (Double(options.maxOutputPixels) / 1_000_000).formatted(.number.precision(.fractionLength(0...1)))
             notes.append(
-                "scaled down to \(newWidth)×\(newHeight) instead of \(width)×\(height) to stay within \(megapixels) megapixels and \(sideLimit) pixels a side")
+                "scaled down to \(newWidth)×\(newHeight) instead of \(width)×\(height) to stay within \(megapixels) megapixels and \(sideLimit) pixels a side"
+            )
             (width, height) = (newWidth, newHeight)
         }
         return (width, height)

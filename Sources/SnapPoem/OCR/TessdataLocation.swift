@@ -63,10 +63,11 @@ public struct TessdataLocation: Sendable, Equatable {
             folders.append(URL(fileURLWithPath: prefix))
         }
         folders.append(contentsOf: packageFolders())
-        folders.append(contentsOf: [
-            "/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
-            "/usr/share/tessdata", "/usr/local/share/tessdata",
-        ].map { URL(fileURLWithPath: $0) })
+        folders.append(
+            contentsOf: [
+                "/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
+                "/usr/share/tessdata", "/usr/local/share/tessdata",
+            ].map { URL(fileURLWithPath: $0) })
         return folders
     }
 

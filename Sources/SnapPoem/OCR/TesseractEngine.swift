@@ -39,7 +39,9 @@ final class TesseractEngine {
             TessBaseAPIEnd(created)
             if configuration.engineMode != .lstm {
                 throw .engineInitializationFailed(
-                    reason: "the \(configuration.engineMode.rawValue) engine needs traineddata that includes it; the data in \(tessdata.directory.path) may hold LSTM models only")
+                    reason:
+                        "the \(configuration.engineMode.rawValue) engine needs traineddata that includes it; the data in \(tessdata.directory.path) may hold LSTM models only"
+                )
             }
             throw .engineInitializationFailed(
                 reason: "could not load \(configuration.languages) from \(tessdata.directory.path)")
@@ -133,7 +135,9 @@ final class TesseractEngine {
             guard right > left, bottom > top else {
                 throw .invalidOption(
                     option: "region",
-                    reason: "\(region.left),\(region.top) \(region.width)×\(region.height) lies outside the \(image.width)×\(image.height) image")
+                    reason:
+                        "\(region.left),\(region.top) \(region.width)×\(region.height) lies outside the \(image.width)×\(image.height) image"
+                )
             }
             source = source.keepingOnly(BoundingBox(left: left, top: top, right: right, bottom: bottom))
         }

@@ -74,7 +74,8 @@ extension PoemScanner {
         if let deadline {
             let left = clock.now.duration(to: deadline)
             guard left > .zero else {
-                retry.report.notes.append("orientation detection suggested turning \(turn.rotation)°, but the time limit left no time to read the page again")
+                retry.report.notes.append(
+                    "orientation detection suggested turning \(turn.rotation)°, but the time limit left no time to read the page again")
                 return retry
             }
             recognition.timeLimit = left
@@ -86,7 +87,8 @@ extension PoemScanner {
             retry.better = (turned, second)
         } else {
             retry.report.notes.append(
-                "orientation detection suggested turning \(turn.rotation)°, but the turned page read worse (confidence \(second.meanConfidence) against \(page.meanConfidence)); kept as it was")
+                "orientation detection suggested turning \(turn.rotation)°, but the turned page read worse (confidence \(second.meanConfidence) against \(page.meanConfidence)); kept as it was"
+            )
         }
         return retry
     }

@@ -38,10 +38,12 @@ public enum ReplacementsFile {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .unreadableFile(path: path, reason: FileManager.default.isReadableFile(atPath: path) ? error.localizedDescription : "permission denied")
+            throw .unreadableFile(
+                path: path, reason: FileManager.default.isReadableFile(atPath: path) ? error.localizedDescription : "permission denied")
         }
         guard data.count <= maximumSize else {
-            throw .invalidReplacementsFile(path: path, line: 1, reason: "the file is larger than 1 MiB; a replacements file holds short FIND=REPLACE lines")
+            throw .invalidReplacementsFile(
+                path: path, line: 1, reason: "the file is larger than 1 MiB; a replacements file holds short FIND=REPLACE lines")
         }
         guard let contents = String(data: data, encoding: .utf8) else {
             let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
@@ -75,7 +77,8 @@ public enum ReplacementsFile {
             if line.isEmpty || line.hasPrefix("#") { continue }
             switch Replacement.split(line) {
             case .failure(.noEquals):
-                throw .invalidReplacementsFile(path: path, line: number, reason: "'\(line)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+                throw .invalidReplacementsFile(
+                    path: path, line: number, reason: "'\(line)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
             case .failure(.emptyFind):
                 throw .invalidReplacementsFile(path: path, line: number, reason: "'\(line)' has nothing to find before '='")
             case .success(let pair):

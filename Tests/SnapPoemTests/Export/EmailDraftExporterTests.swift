@@ -217,7 +217,8 @@ struct QuotedPrintableTests {
         let text = String(repeating: "Pæan — “damnèd” = 100 % ", count: repeats) + " \n\tnext\n"
         let encoded = MIMEEncoding.quotedPrintable(text)
         for line in encoded.components(separatedBy: "\r\n") { #expect(line.count <= 76) }
-        let decoded = try Python.run("import sys, quopri; sys.stdout.buffer.write(quopri.decodestring(sys.stdin.buffer.read()))", input: Data(encoded.utf8))
+        let decoded = try Python.run(
+            "import sys, quopri; sys.stdout.buffer.write(quopri.decodestring(sys.stdin.buffer.read()))", input: Data(encoded.utf8))
         #expect(decoded.replacingOccurrences(of: "\r\n", with: "\n") == text)
     }
 }
@@ -226,7 +227,8 @@ struct QuotedPrintableTests {
 struct MailtoLinkTests {
     @Test("RFC 6068: recipients, subject and the body survive a standard URL parser")
     func roundTrip() throws {
-        let poem = ExportFixtures.poem([["Lenore"], ["Lenore, mon cœur & toi?", "100% = love #1"]], replacing: [Replacement(find: "Lenore", replaceWith: "Zoë")])
+        let poem = ExportFixtures.poem(
+            [["Lenore"], ["Lenore, mon cœur & toi?", "100% = love #1"]], replacing: [Replacement(find: "Lenore", replaceWith: "Zoë")])
         let to = [try EmailAddress(parsing: "Zoë <zoe+poems@example.org>"), try EmailAddress(parsing: "sam@example.org")]
         let url = MailtoLink.url(for: poem, to: to, subject: "Pour toi ♥ & co")
         #expect(url.hasPrefix("mailto:zoe%2Bpoems@example.org,sam@example.org?subject="))
@@ -237,7 +239,8 @@ struct MailtoLinkTests {
             query = u.parse_qs(parts.query, keep_blank_values=True)
             print(json.dumps({"scheme": parts.scheme, "to": u.unquote(parts.path), "subject": query["subject"], "body": query["body"]}))
             """
-        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(Python.run(script, input: Data(url.utf8)).utf8)) as? [String: Any])
+        let parsed = try #require(
+            try JSONSerialization.jsonObject(with: Data(Python.run(script, input: Data(url.utf8)).utf8)) as? [String: Any])
         #expect(parsed["scheme"] as? String == "mailto")
         #expect(parsed["to"] as? String == "zoe+poems@example.org,sam@example.org")
         #expect(parsed["subject"] as? [String] == ["Pour toi ♥ & co"])

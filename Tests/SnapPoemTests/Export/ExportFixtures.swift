@@ -30,10 +30,15 @@ enum ExportFixtures {
                     confidence = confidence == 97.25 ? 90.0 : confidence + 0.125
                     left = box.right + 20
                 }
-                lines.append(RecognizedLine(words: words, boundingBox: BoundingBox(left: 10, top: top, right: left - 20, bottom: top + 30), confidence: 91.5))
+                lines.append(
+                    RecognizedLine(
+                        words: words, boundingBox: BoundingBox(left: 10, top: top, right: left - 20, bottom: top + 30), confidence: 91.5))
                 top += 50
             }
-            paragraphs.append(RecognizedParagraph(lines: lines, boundingBox: BoundingBox(left: 10, top: lines.first?.boundingBox.top ?? top, right: 600, bottom: top - 20)))
+            paragraphs.append(
+                RecognizedParagraph(
+                    lines: lines, boundingBox: BoundingBox(left: 10, top: lines.first?.boundingBox.top ?? top, right: 600, bottom: top - 20)
+                ))
             top += 50
         }
         let page = RecognizedPage(
@@ -59,7 +64,10 @@ enum ExportFixtures {
 
     /// A short two-stanza poem with a title, personalised Lenore → Alex.
     static let shortPoem = poem(
-        [["Lenore"], ["See! on yon bier low lies thy love, Lenore!", "Come! let the rite be read"], ["The sweet Lenore hath gone before"]],
+        [
+            ["Lenore"], ["See! on yon bier low lies thy love, Lenore!", "Come! let the rite be read"],
+            ["The sweet Lenore hath gone before"],
+        ],
         replacing: [Replacement(find: "Lenore", replaceWith: "Alex")])
 
     /// Lenore.png read through the real pipeline with Lenore=Alex and Guy De Vere=Zoë, and

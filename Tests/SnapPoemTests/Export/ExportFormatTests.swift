@@ -41,7 +41,9 @@ struct ExportFormatTests {
     func plainText() {
         let poem = ExportFixtures.shortPoem
         #expect(PlainTextExporter().export(poem) == Data(poem.text.utf8))
-        #expect(poem.text == "Alex\n\nSee! on yon bier low lies thy love, Alex!\nCome! let the rite be read\n\nThe sweet Alex hath gone before\n")
+        #expect(
+            poem.text
+                == "Alex\n\nSee! on yon bier low lies thy love, Alex!\nCome! let the rite be read\n\nThe sweet Alex hath gone before\n")
     }
 
     @Test("Exports are pure: the same poem gives the same bytes", arguments: ExportFormat.allCases.filter { $0.requiredRendering == nil })

@@ -71,7 +71,10 @@ struct HTMLExporterTests {
         #expect(page.charset == "utf-8")
         #expect(page.title == "Alex")
         #expect(page.heading == "Alex")
-        #expect(page.stanzas == [["See! on yon bier low lies thy love, Alex!", "Come! let the rite be read"], ["The sweet Alex hath gone before"]])
+        #expect(
+            page.stanzas == [
+                ["See! on yon bier low lies thy love, Alex!", "Come! let the rite be read"], ["The sweet Alex hath gone before"],
+            ])
         #expect(page.nestingErrors.isEmpty, "\(page.nestingErrors)")
         #expect(page.tags.filter { $0 == "style" }.count == 1)
         #expect(isWellFormedXML(html), "the page is meant to be well-formed XML as well")

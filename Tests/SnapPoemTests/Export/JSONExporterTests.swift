@@ -70,7 +70,10 @@ struct JSONExporterTests {
         #expect(view.generator.tesseractVersion == Versions.tesseract)
         #expect(view.source == "poem.png")
         #expect(view.text == ExportFixtures.shortPoem.text)
-        #expect(view.originalText == "Lenore\n\nSee! on yon bier low lies thy love, Lenore!\nCome! let the rite be read\n\nThe sweet Lenore hath gone before\n")
+        #expect(
+            view.originalText
+                == "Lenore\n\nSee! on yon bier low lies thy love, Lenore!\nCome! let the rite be read\n\nThe sweet Lenore hath gone before\n"
+        )
         #expect(
             view.replacements == [
                 .init(line: 1, column: 1, original: "Lenore", replacement: "Alex"),
@@ -79,7 +82,10 @@ struct JSONExporterTests {
             ])
         #expect(view.recognition.meanConfidence == 92)
         #expect(view.recognition.timedOut == false)
-        #expect(view.recognition.lines.map(\.text) == ["Lenore", "See! on yon bier low lies thy love, Lenore!", "Come! let the rite be read", "The sweet Lenore hath gone before"])
+        #expect(
+            view.recognition.lines.map(\.text) == [
+                "Lenore", "See! on yon bier low lies thy love, Lenore!", "Come! let the rite be read", "The sweet Lenore hath gone before",
+            ])
         #expect(view.recognition.lines.map(\.paragraph) == [1, 2, 2, 3])
         #expect(view.recognition.lines.allSatisfy { $0.block == 1 && $0.confidence == 91.5 })
         #expect(view.recognition.lines[1].words.prefix(3).map(\.confidence) == [90.13, 90.25, 90.38])
@@ -89,7 +95,10 @@ struct JSONExporterTests {
         #expect(view.image.preprocessing == .init(maxDimension: 4000, filter: "black-and-white"))
         #expect(view.image.recognizedWidth == 640)
         #expect(
-            view.timings == .init(decodeSeconds: 0.12, preprocessSeconds: 0.0375, recognizeSeconds: 2.461263, personalizeSeconds: 0.000005, totalSeconds: 2.618768))
+            view.timings
+                == .init(
+                    decodeSeconds: 0.12, preprocessSeconds: 0.0375, recognizeSeconds: 2.461263, personalizeSeconds: 0.000005,
+                    totalSeconds: 2.618768))
     }
 
     @Test("The keys written are exactly the keys documented in Docs/json-schema.md")
@@ -109,9 +118,10 @@ struct JSONExporterTests {
         let object = try #require(try JSONSerialization.jsonObject(with: JSONExporter().export(poem)) as? [String: Any])
         let image = try #require(object["image"] as? [String: Any])
         let preprocessing = try #require(image["preprocessing"] as? [String: Any])
-        #expect(preprocessing.keys.sorted() == [
-            "deskewAngle", "filter", "flattened", "inverted", "maxDimension", "notes", "rotation", "scaleFactor", "scaling",
-        ])
+        #expect(
+            preprocessing.keys.sorted() == [
+                "deskewAngle", "filter", "flattened", "inverted", "maxDimension", "notes", "rotation", "scaleFactor", "scaling",
+            ])
         #expect(preprocessing["maxDimension"] is NSNull)
         #expect(preprocessing["scaling"] as? String == "none")
         #expect(preprocessing["filter"] as? String == "none")
@@ -153,7 +163,8 @@ struct JSONExporterTests {
         #expect(view.image.storedWidth == 1731 && view.image.storedHeight == 2622)
         #expect(view.image.orientation.applied == false)
         #expect(view.timings.recognizeSeconds > 0)
-        let stages = view.timings.decodeSeconds + view.timings.preprocessSeconds + view.timings.recognizeSeconds + view.timings.personalizeSeconds
+        let stages =
+            view.timings.decodeSeconds + view.timings.preprocessSeconds + view.timings.recognizeSeconds + view.timings.personalizeSeconds
         #expect(abs(view.timings.totalSeconds - stages) < 0.00001)
         #expect(view.recognition.timedOut == false)
     }

@@ -73,7 +73,9 @@ struct LayoutExportTests {
         }
     }
 
-    @Test("The words carry the personalisation, a multi-word one in its first word's box", arguments: ExportFormat.allCases.filter { $0.requiredRendering != nil })
+    @Test(
+        "The words carry the personalisation, a multi-word one in its first word's box",
+        arguments: ExportFormat.allCases.filter { $0.requiredRendering != nil })
     func personalisedWords(format: ExportFormat) async throws {
         let poem = try await ExportFixtures.lenore.value
         let data = try poem.exported(as: format)

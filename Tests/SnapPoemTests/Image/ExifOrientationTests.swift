@@ -52,7 +52,9 @@ struct ExifOrientationTests {
     /// A TIFF header with one IFD entry: tag 0x0112, type SHORT, count 1, `value`.
     static func tiff(value: UInt16, bigEndian: Bool, type: UInt16 = 3) -> [UInt8] {
         func u16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        func u32(_ v: UInt32) -> [UInt8] { bigEndian ? u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) : u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) }
+        func u32(_ v: UInt32) -> [UInt8] {
+            bigEndian ? u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) : u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16))
+        }
         let order: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
         return order + u16(42) + u32(8) + u16(1) + u16(0x0112) + u16(type) + u32(1) + u16(value) + u16(0) + u32(0)
     }
@@ -63,19 +65,21 @@ struct ExifOrientationTests {
         #expect(ExifOrientation.read(fromJPEG: bytes) == ExifOrientation(rawValue: value))
     }
 
-    @Test("Malformed EXIF yields nil", arguments: [
-        [UInt8](),
-        [0xFF, 0xD8],
-        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],  // a PNG
-        [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x45, 0x78],  // segment longer than the file
-        [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01],  // segment length below 2
-        ExifOrientationTests.jpeg(exif: [0x49, 0x49, 42, 0, 0xFF, 0xFF, 0xFF, 0x7F]),  // IFD far beyond the end
-        ExifOrientationTests.jpeg(exif: [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0xFF, 0xFF]),  // 65535 entries, none present
-        ExifOrientationTests.jpeg(exif: [0x41, 0x41, 42, 0, 8, 0, 0, 0]),  // no byte order mark
-        ExifOrientationTests.jpeg(exif: ExifOrientationTests.tiff(value: 9, bigEndian: false)),  // no such orientation
-        ExifOrientationTests.jpeg(exif: ExifOrientationTests.tiff(value: 0, bigEndian: true)),
-        ExifOrientationTests.jpeg(exif: ExifOrientationTests.tiff(value: 6, bigEndian: false, type: 4)),  // LONG, not SHORT
-    ])
+    @Test(
+        "Malformed EXIF yields nil",
+        arguments: [
+            [UInt8](),
+            [0xFF, 0xD8],
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],  // a PNG
+            [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x45, 0x78],  // segment longer than the file
+            [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01],  // segment length below 2
+            ExifOrientationTests.jpeg(exif: [0x49, 0x49, 42, 0, 0xFF, 0xFF, 0xFF, 0x7F]),  // IFD far beyond the end
+            ExifOrientationTests.jpeg(exif: [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0xFF, 0xFF]),  // 65535 entries, none present
+            ExifOrientationTests.jpeg(exif: [0x41, 0x41, 42, 0, 8, 0, 0, 0]),  // no byte order mark
+            ExifOrientationTests.jpeg(exif: ExifOrientationTests.tiff(value: 9, bigEndian: false)),  // no such orientation
+            ExifOrientationTests.jpeg(exif: ExifOrientationTests.tiff(value: 0, bigEndian: true)),
+            ExifOrientationTests.jpeg(exif: ExifOrientationTests.tiff(value: 6, bigEndian: false, type: 4)),  // LONG, not SHORT
+        ])
     func malformed(bytes: [UInt8]) {
         #expect(ExifOrientation.read(fromJPEG: bytes) == nil)
     }

@@ -51,9 +51,11 @@ struct ImageAnalysisTests {
         #expect((unevenness >= ImageAnalysis.unevenLighting) == uneven.contains(file), "\(file): unevenness \(unevenness)")
     }
 
-    @Test("Tilts are measured to a few tenths of a degree, with their sign", arguments: [
-        ("photo-rotated-3deg.jpg", 3.0), ("photo-rotated-5deg.jpg", -5.0), ("photo-clean.png", 0.0), ("Lenore.png", 0.0),
-    ])
+    @Test(
+        "Tilts are measured to a few tenths of a degree, with their sign",
+        arguments: [
+            ("photo-rotated-3deg.jpg", 3.0), ("photo-rotated-5deg.jpg", -5.0), ("photo-clean.png", 0.0), ("Lenore.png", 0.0),
+        ])
     func skew(file: String, angle: Double) throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
         let skew = try #require(ImagePreprocessor.measureSkew(image))

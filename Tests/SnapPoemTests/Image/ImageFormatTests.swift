@@ -71,12 +71,20 @@ struct ImageFormatTests {
         }
     }
 
-    @Test("Formats Leptonica cannot read are named", arguments: [
-        ("photo.heic", Data([0, 0, 0, 24]) + Data("ftypheic".utf8) + Data(repeating: 0, count: 16), "the data is HEIC, which Leptonica cannot read; export the photo as JPEG first"),
-        ("photo.avif", Data([0, 0, 0, 24]) + Data("ftypavif".utf8) + Data(repeating: 0, count: 16), "the data is AVIF, which Leptonica cannot read; export it as JPEG or PNG first"),
-        ("scan.pdf", Data("%PDF-1.7\n%\u{e2}\u{e3}\u{cf}\u{d3}\n1 0 obj".utf8), "the data is a PDF; export its pages as images first"),
-        ("noise.png", Data((0..<64).map { UInt8(($0 * 37 + 11) % 256) }), "unrecognised data"),
-    ])
+    @Test(
+        "Formats Leptonica cannot read are named",
+        arguments: [
+            (
+                "photo.heic", Data([0, 0, 0, 24]) + Data("ftypheic".utf8) + Data(repeating: 0, count: 16),
+                "the data is HEIC, which Leptonica cannot read; export the photo as JPEG first"
+            ),
+            (
+                "photo.avif", Data([0, 0, 0, 24]) + Data("ftypavif".utf8) + Data(repeating: 0, count: 16),
+                "the data is AVIF, which Leptonica cannot read; export it as JPEG or PNG first"
+            ),
+            ("scan.pdf", Data("%PDF-1.7\n%\u{e2}\u{e3}\u{cf}\u{d3}\n1 0 obj".utf8), "the data is a PDF; export its pages as images first"),
+            ("noise.png", Data((0..<64).map { UInt8(($0 * 37 + 11) % 256) }), "unrecognised data"),
+        ])
     func unreadableFormats(name: String, bytes: Data, detail: String) {
         #expect(throws: SnapPoemError.unsupportedImageFormat(path: name, detail: detail)) {
             try ImageDecoder.decode(data: bytes, name: name)
@@ -109,13 +117,15 @@ struct ImageFormatTests {
         }
     }
 
-    @Test("TIFF page counting survives malformed directories", arguments: [
-        [UInt8]([0x49, 0x49, 42, 0, 8, 0, 0, 0]),  // first directory beyond the end
-        [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1],  // entry count, then nothing
-        [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0, 0, 8, 0, 0, 0],  // a directory that points to itself
-        [0x49, 0x49, 43, 0, 8, 0, 0, 0, 0, 0],  // BigTIFF: not followed
-        [0x00, 0x01],
-    ])
+    @Test(
+        "TIFF page counting survives malformed directories",
+        arguments: [
+            [UInt8]([0x49, 0x49, 42, 0, 8, 0, 0, 0]),  // first directory beyond the end
+            [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1],  // entry count, then nothing
+            [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0, 0, 8, 0, 0, 0],  // a directory that points to itself
+            [0x49, 0x49, 43, 0, 8, 0, 0, 0, 0, 0],  // BigTIFF: not followed
+            [0x00, 0x01],
+        ])
     func malformedTIFF(bytes: [UInt8]) {
         #expect(TIFFDirectory.pageCount(of: bytes) >= 1)
     }

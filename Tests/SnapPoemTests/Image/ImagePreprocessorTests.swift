@@ -5,11 +5,13 @@ import Testing
 
 @Suite("Preprocessing steps: sizes, tones, geometry, limits")
 struct ImagePreprocessorTests {
-    @Test("--max-dimension N: longer side exactly N, shorter rounded half up, never enlarged", arguments: [
-        (1000, 500, 640, 640, 320), (500, 1000, 640, 320, 640), (999, 500, 640, 640, 320),
-        (1000, 15, 100, 100, 2), (1000, 5, 100, 100, 1), (1001, 3, 100, 100, 1), (4032, 3024, 640, 640, 480),
-        (640, 480, 640, 640, 480), (300, 200, 640, 300, 200),
-    ])
+    @Test(
+        "--max-dimension N: longer side exactly N, shorter rounded half up, never enlarged",
+        arguments: [
+            (1000, 500, 640, 640, 320), (500, 1000, 640, 320, 640), (999, 500, 640, 640, 320),
+            (1000, 15, 100, 100, 2), (1000, 5, 100, 100, 1), (1001, 3, 100, 100, 1), (4032, 3024, 640, 640, 480),
+            (640, 480, 640, 640, 480), (300, 200, 640, 300, 200),
+        ])
     func maxDimension(width: Int, height: Int, limit: Int, expectedWidth: Int, expectedHeight: Int) throws {
         let image = try #require(PoemImage.filled(width: width, height: height))
         let size = ImagePreprocessor.targetSize(of: image, mode: .maxDimension(limit), xHeight: nil)
@@ -18,18 +20,22 @@ struct ImagePreprocessorTests {
         #expect((scaled.width, scaled.height) == (expectedWidth, expectedHeight))
     }
 
-    @Test("Automatic scaling aims at an x-height of 24 px and leaves 20–30 px alone", arguments: [
-        (8.0, 3.0), (16.0, 1.5), (19.0, 24.0 / 19), (20.0, 1.0), (24.0, 1.0), (30.0, 1.0), (48.0, 0.5),
-        (200.0, 0.25), (2.0, 4.0),
-    ])
+    @Test(
+        "Automatic scaling aims at an x-height of 24 px and leaves 20–30 px alone",
+        arguments: [
+            (8.0, 3.0), (16.0, 1.5), (19.0, 24.0 / 19), (20.0, 1.0), (24.0, 1.0), (30.0, 1.0), (48.0, 0.5),
+            (200.0, 0.25), (2.0, 4.0),
+        ])
     func automaticFactor(xHeight: Double, factor: Double) throws {
         let image = try #require(PoemImage.filled(width: 100, height: 100))
         #expect(abs(ImagePreprocessor.scaleFactor(for: image, mode: .automatic, xHeight: xHeight) - factor) < 1e-9)
     }
 
-    @Test("Automatic scaling brings the phone photo and the low-resolution scan to the sweet spot", arguments: [
-        "photo-phone-size.jpg", "photo-low-resolution.png", "photo-screenshot.png",
-    ])
+    @Test(
+        "Automatic scaling brings the phone photo and the low-resolution scan to the sweet spot",
+        arguments: [
+            "photo-phone-size.jpg", "photo-low-resolution.png", "photo-screenshot.png",
+        ])
     func automaticScaling(file: String) throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
         let prepared = ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))

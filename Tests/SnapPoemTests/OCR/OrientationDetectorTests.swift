@@ -21,9 +21,11 @@ struct OrientationDetectorTests {
         }
     }
 
-    @Test("Turned pages are detected with the turn that undoes them", arguments: [
-        ("photo-rotated-90.png", 270), ("photo-rotated-180.png", 180), ("photo-rotated-270.png", 90),
-    ])
+    @Test(
+        "Turned pages are detected with the turn that undoes them",
+        arguments: [
+            ("photo-rotated-90.png", 270), ("photo-rotated-180.png", 180), ("photo-rotated-270.png", 90),
+        ])
     func turnedPages(file: String, rotation: Int) async throws {
         let found = try #require(try await Self.detector.value.detect(try Self.stage(file)))
         #expect(found.rotation == rotation)

@@ -75,7 +75,8 @@ struct RecognizerTests {
         let whole = try await Recognizer().recognize(image)
         let first = try #require(whole.lines.first).boundingBox
         let region = BoundingBox(left: 0, top: max(0, first.top - 8), right: image.width, bottom: first.bottom + 8)
-        let page = try await Recognizer().recognize(image, options: RecognitionOptions(pageSegmentation: .singleBlock, regionOfInterest: region))
+        let page = try await Recognizer().recognize(
+            image, options: RecognitionOptions(pageSegmentation: .singleBlock, regionOfInterest: region))
         #expect(page.lines.count == 1)
         #expect(page.text.contains("golden bowl"))
         #expect(!page.text.contains("Stygian"))
@@ -135,7 +136,8 @@ struct EngineStartupTests {
 
     @Test("A known variable with a fitting value is accepted")
     func goodVariable() async throws {
-        _ = try await Recognizer(configuration: EngineConfiguration(variables: ["preserve_interword_spaces": "1", "textord_min_xheight": "8"]))
+        _ = try await Recognizer(
+            configuration: EngineConfiguration(variables: ["preserve_interword_spaces": "1", "textord_min_xheight": "8"]))
     }
 
     @Test("The legacy engine is refused with a clear reason when the data is LSTM-only")

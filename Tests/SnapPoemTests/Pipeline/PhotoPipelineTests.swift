@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SnapPoem
+import Testing
 
 @Suite("The default pipeline on photo-like samples, with real Tesseract")
 struct PhotoPipelineTests {
@@ -23,9 +22,11 @@ struct PhotoPipelineTests {
         #expect(rate <= maxCER, "\(file): CER \(rate), \(poem.preprocessingReport)\n\(poem.recognizedText)")
     }
 
-    @Test("Pages turned 180° and 270° are turned back; the report says so", arguments: [
-        ("photo-rotated-180.png", 180), ("photo-rotated-270.png", 90),
-    ])
+    @Test(
+        "Pages turned 180° and 270° are turned back; the report says so",
+        arguments: [
+            ("photo-rotated-180.png", 180), ("photo-rotated-270.png", 90),
+        ])
     func turnsPagesBack(file: String, rotation: Int) async throws {
         let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(file))
         #expect(poem.preprocessingReport.rotation == rotation)
@@ -33,9 +34,11 @@ struct PhotoPipelineTests {
         #expect(poem.page.meanConfidence >= PoemScanner.doubtfulConfidence)
     }
 
-    @Test("Clean scans go through untouched, so they read as plain Tesseract reads them", arguments: [
-        "Lenore.png", "photo-clean.png", "chanson-d-automne.png",
-    ])
+    @Test(
+        "Clean scans go through untouched, so they read as plain Tesseract reads them",
+        arguments: [
+            "Lenore.png", "photo-clean.png", "chanson-d-automne.png",
+        ])
     func cleanScansUntouched(file: String) async throws {
         let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(file))
         let report = poem.preprocessingReport

@@ -57,7 +57,8 @@ let toleranceTable: [ToleranceCase] = [
     // Not found: another word, or too far.
     ToleranceCase(find: "Lenore", text: "thy love, Lenora!", matches: false, why: "Lenora is another name (last vowel)"),
     ToleranceCase(find: "Lenore", text: "thy love, Lenores!", matches: false, why: "a letter added at the end: another word"),
-    ToleranceCase(find: "Lenore", text: "thy love, Lenored!", matches: false, why: "a letter added at the end, as the exact whole-word rule"),
+    ToleranceCase(
+        find: "Lenore", text: "thy love, Lenored!", matches: false, why: "a letter added at the end, as the exact whole-word rule"),
     ToleranceCase(find: "Lenore", text: "thy love, Elenore!", matches: false, why: "a letter added at the start: another name"),
     ToleranceCase(find: "Lenore", text: "thy love, Leonore!", matches: false, why: "a vowel added: another name"),
     ToleranceCase(find: "Lenore", text: "I ignore thee", matches: false, why: "ignore is a word, not Lenore"),

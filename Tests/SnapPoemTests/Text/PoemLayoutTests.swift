@@ -22,7 +22,10 @@ struct PoemLayoutTests {
     }
 
     static let roses = page(
-        [(10, ["Roses", "are", "red"]), (50, ["Violets", "are", "blue"]), (170, ["Sugar", "is", "sweet"]), (210, ["And", "so", "are", "you"])],
+        [
+            (10, ["Roses", "are", "red"]), (50, ["Violets", "are", "blue"]), (170, ["Sugar", "is", "sweet"]),
+            (210, ["And", "so", "are", "you"]),
+        ],
         written: "Roses   are red\n\nViolets are    blue\nSugar is sweet\n\nAnd so  are you\n")
 
     @Test("A gap much larger than the line pitch is a stanza break; words are joined by single spaces")

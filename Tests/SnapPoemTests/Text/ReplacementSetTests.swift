@@ -35,29 +35,55 @@ struct ReplacementSetTests {
     @Test(
         "Replacement table",
         arguments: [
-            ReplacementCase(pairs: ["Lenore=Alex"], text: lenoreLines, expected: lenoreLines.replacing("Lenore", with: "Alex"), why: "every Lenore"),
+            ReplacementCase(
+                pairs: ["Lenore=Alex"], text: lenoreLines, expected: lenoreLines.replacing("Lenore", with: "Alex"), why: "every Lenore"),
             ReplacementCase(pairs: ["Lenore=Alex", "Alex=Sam"], text: "Lenore and Alex", expected: "Alex and Sam", why: "never chained"),
             ReplacementCase(pairs: ["A=B", "B=A"], text: "A met B; B met A.", expected: "B met A; A met B.", why: "a swap"),
-            ReplacementCase(pairs: ["Lenore=Alex"], text: "Lenored Lenores Lenore.", expected: "Lenored Lenores Alex.", why: "whole words by default"),
-            ReplacementCase(pairs: ["Lenore=Alex"], text: "Lenored and Lenore", expected: "Alexd and Alex", substring: true, why: "--substring"),
-            ReplacementCase(pairs: ["nor=NOR"], text: "Lenore, nor", expected: "LeNORe, NOR", substring: true, why: "--substring inside words"),
+            ReplacementCase(
+                pairs: ["Lenore=Alex"], text: "Lenored Lenores Lenore.", expected: "Lenored Lenores Alex.", why: "whole words by default"),
+            ReplacementCase(
+                pairs: ["Lenore=Alex"], text: "Lenored and Lenore", expected: "Alexd and Alex", substring: true, why: "--substring"),
+            ReplacementCase(
+                pairs: ["nor=NOR"], text: "Lenore, nor", expected: "LeNORe, NOR", substring: true, why: "--substring inside words"),
             ReplacementCase(pairs: ["Lenore=Alex"], text: "lenore LENORE", expected: "lenore LENORE", why: "case-sensitive by default"),
-            ReplacementCase(pairs: ["Lenore=Alex"], text: "Lenore LENORE lenore LeNoRe", expected: "Alex ALEX alex Alex", ignoreCase: true, why: "case kept when ignoring case"),
-            ReplacementCase(pairs: ["lenore=alex"], text: "Lenore LENORE lenore", expected: "Alex ALEX alex", ignoreCase: true, why: "case kept from a lowercase FIND"),
-            ReplacementCase(pairs: ["Lenore=McAlex"], text: "LENORE Lenore lenore", expected: "MCALEX McAlex mcalex", ignoreCase: true, why: "mixed-case REPLACE"),
-            ReplacementCase(pairs: ["Lénore=Alex"], text: "Le\u{301}nore et Lénore", expected: "Alex et Alex", strictness: .exact, why: "NFD and NFC are the same text"),
-            ReplacementCase(pairs: ["Le\u{301}nore=Alex"], text: "Lénore", expected: "Alex", strictness: .exact, why: "NFD FIND finds NFC text"),
-            ReplacementCase(pairs: ["e=E"], text: "é e\u{301} e", expected: "é e\u{301} E", substring: true, strictness: .exact, why: "graphemes are never split"),
-            ReplacementCase(pairs: ["cœur=âme"], text: "Blessent mon cœur\nD'une langueur\n", expected: "Blessent mon âme\nD'une langueur\n", why: "French: œ and accents intact"),
-            ReplacementCase(pairs: ["automne=été"], text: "De l'automne\nEt je pleure ;\n", expected: "De l'été\nEt je pleure ;\n", why: "French elision is a word boundary"),
-            ReplacementCase(pairs: ["Guy De Vere=Sam"], text: "And, Guy De Vere, hast thou", expected: "And, Sam, hast thou", why: "several words"),
+            ReplacementCase(
+                pairs: ["Lenore=Alex"], text: "Lenore LENORE lenore LeNoRe", expected: "Alex ALEX alex Alex", ignoreCase: true,
+                why: "case kept when ignoring case"),
+            ReplacementCase(
+                pairs: ["lenore=alex"], text: "Lenore LENORE lenore", expected: "Alex ALEX alex", ignoreCase: true,
+                why: "case kept from a lowercase FIND"),
+            ReplacementCase(
+                pairs: ["Lenore=McAlex"], text: "LENORE Lenore lenore", expected: "MCALEX McAlex mcalex", ignoreCase: true,
+                why: "mixed-case REPLACE"),
+            ReplacementCase(
+                pairs: ["Lénore=Alex"], text: "Le\u{301}nore et Lénore", expected: "Alex et Alex", strictness: .exact,
+                why: "NFD and NFC are the same text"),
+            ReplacementCase(
+                pairs: ["Le\u{301}nore=Alex"], text: "Lénore", expected: "Alex", strictness: .exact, why: "NFD FIND finds NFC text"),
+            ReplacementCase(
+                pairs: ["e=E"], text: "é e\u{301} e", expected: "é e\u{301} E", substring: true, strictness: .exact,
+                why: "graphemes are never split"),
+            ReplacementCase(
+                pairs: ["cœur=âme"], text: "Blessent mon cœur\nD'une langueur\n", expected: "Blessent mon âme\nD'une langueur\n",
+                why: "French: œ and accents intact"),
+            ReplacementCase(
+                pairs: ["automne=été"], text: "De l'automne\nEt je pleure ;\n", expected: "De l'été\nEt je pleure ;\n",
+                why: "French elision is a word boundary"),
+            ReplacementCase(
+                pairs: ["Guy De Vere=Sam"], text: "And, Guy De Vere, hast thou", expected: "And, Sam, hast thou", why: "several words"),
             ReplacementCase(pairs: ["a\\=b=c=d"], text: "x a=b y", expected: "x c=d y", why: "\\= puts = in FIND; REPLACE may hold ="),
             ReplacementCase(pairs: ["Lenore="], text: "thy love, Lenore!", expected: "thy love, !", why: "an empty REPLACE removes"),
             ReplacementCase(pairs: ["Lenore=Alex"], text: "Lenore's hair", expected: "Alex's hair", why: "the apostrophe ends a word"),
-            ReplacementCase(pairs: ["Lenore=Alex"], text: "The sweet Len-\nore hath gone", expected: "The sweet Alex\nhath gone", why: "hyphenated: replaced on the first line"),
-            ReplacementCase(pairs: ["Lenore=Alex"], text: "thy love, Len-\nore!\nCome!", expected: "thy love, Alex!\nCome!", why: "hyphenated: punctuation moves up, the empty line goes"),
+            ReplacementCase(
+                pairs: ["Lenore=Alex"], text: "The sweet Len-\nore hath gone", expected: "The sweet Alex\nhath gone",
+                why: "hyphenated: replaced on the first line"),
+            ReplacementCase(
+                pairs: ["Lenore=Alex"], text: "thy love, Len-\nore!\nCome!", expected: "thy love, Alex!\nCome!",
+                why: "hyphenated: punctuation moves up, the empty line goes"),
             ReplacementCase(pairs: ["Lenore=Alex"], text: "to-night Lenore", expected: "to-night Alex", why: "other text untouched"),
-            ReplacementCase(pairs: ["Lenore=Alex", "Lenore Smith=Sam"], text: "Lenore Smith and Lenore", expected: "Sam and Alex", why: "the longer FIND wins"),
+            ReplacementCase(
+                pairs: ["Lenore=Alex", "Lenore Smith=Sam"], text: "Lenore Smith and Lenore", expected: "Sam and Alex",
+                why: "the longer FIND wins"),
         ])
     func table(_ example: ReplacementCase) {
         let replacements = set(example.pairs, ignoreCase: example.ignoreCase, substring: example.substring, strictness: example.strictness)
@@ -97,7 +123,10 @@ struct ReplacementSetTests {
     @Test("A caseless match is reported as such, with what the text said")
     func caselessKind() {
         let result = set(["Lenore=Alex"], ignoreCase: true).apply(to: "LENORE")
-        #expect(result.changes == [TextChange(line: 1, column: 1, original: "LENORE", replacement: "ALEX", find: "Lenore", kind: .caseInsensitive)])
+        #expect(
+            result.changes == [
+                TextChange(line: 1, column: 1, original: "LENORE", replacement: "ALEX", find: "Lenore", kind: .caseInsensitive)
+            ])
     }
 
     @Test("A hyphenated match keeps the hyphen and line break in what the image said")

@@ -36,7 +36,10 @@ struct ReplacementsFileTests {
         arguments: [
             ("Lenore=Alex\n", 1, "the first line must be '# snap-poem replacements v1'"),
             ("", 1, "the first line must be '# snap-poem replacements v1'"),
-            ("# snap-poem replacements v2\nLenore=Alex\n", 1, "version 2 is not supported; this snap-poem reads version 1 ('# snap-poem replacements v1')"),
+            (
+                "# snap-poem replacements v2\nLenore=Alex\n", 1,
+                "version 2 is not supported; this snap-poem reads version 1 ('# snap-poem replacements v1')"
+            ),
             ("# snap-poem replacements v1\n\nLenore\n", 3, "'Lenore' has no '='; write FIND=REPLACE, e.g. Lenore=Alex"),
             ("# snap-poem replacements v1\n=Alex\n", 2, "'=Alex' has nothing to find before '='"),
             ("# snap-poem replacements v1\n  = Alex\n", 2, "'= Alex' has nothing to find before '='"),

@@ -1,5 +1,6 @@
-@testable import SnapPoem
 import Testing
+
+@testable import SnapPoem
 
 /// A recognised word with a confidence, at a made-up place.
 private func word(_ text: String, _ confidence: Double) -> RecognizedWord {
@@ -38,6 +39,8 @@ struct WordConfidenceTests {
         let result = ReplacementSet([Replacement(find: "Lenore", replaceWith: "Alex")]).apply(to: "Something else, Lenore", words: words)
         #expect(result.text == "Something else, Alex")
         #expect(result.changes.map(\.confidence) == [nil])
-        #expect(ReplacementSet([Replacement(find: "Lenore", replaceWith: "Alex")]).apply(to: "Lenore", words: []).changes.first?.confidence == nil)
+        #expect(
+            ReplacementSet([Replacement(find: "Lenore", replaceWith: "Alex")]).apply(to: "Lenore", words: []).changes.first?.confidence
+                == nil)
     }
 }
