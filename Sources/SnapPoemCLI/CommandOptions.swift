@@ -141,10 +141,10 @@ struct CommandOptions: Sendable, Equatable {
         if let text = parsed.value("region") {
             let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2], let height = numbers[3],
-                x >= 0, y >= 0, width > 0, height > 0
+                (0...65_000).contains(x), (0...65_000).contains(y), (1...65_000).contains(width), (1...65_000).contains(height)
             else {
                 throw UsageError(
-                    message: "Invalid value '\(text)' for '--region <X,Y,W,H>': expected four whole numbers, e.g. 0,0,800,600.")
+                    message: "Invalid value '\(text)' for '--region <X,Y,W,H>': expected four whole numbers up to 65000, e.g. 0,0,800,600.")
             }
             scan.recognition.regionOfInterest = BoundingBox(left: x, top: y, right: x + width, bottom: y + height)
         }

@@ -78,7 +78,7 @@ struct BatchRun {
             return .inputFailed
         }
         if let shard = options.shard { inputs = shard.select(inputs) }
-        if let problem = Self.problemWithSeveral(inputs, options: options) {
+        if let problem = Self.problemWithSeveral(inputs, options: options) ?? clashingDestination(inputs) {
             console.writeError("snap-poem: error: \(problem)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
             return .usage
         }
@@ -139,6 +139,21 @@ struct BatchRun {
         if !options.export.format.allowsSeveralPoemsInOneStream {
             return
                 "'--format \(options.export.format.rawValue)' makes one document per image, but \(inputs.count) images were found; use '--output-dir DIR'."
+        }
+        return nil
+    }
+
+    /// Two inputs that would be written to the same file of `--output-dir` (`a.png` and
+    /// `a.jpg` both give `a.txt`): refused before anything is read.
+    func clashingDestination(_ inputs: [BatchInput]) -> String? {
+        guard options.outputDirectory != nil else { return nil }
+        var seen: [String: String] = [:]
+        for input in inputs {
+            guard let destination = destination(for: input) else { continue }
+            if let earlier = seen[destination] {
+                return "'\(earlier)' and '\(input.path)' would both be written to '\(destination)'; rename one, or run them separately."
+            }
+            seen[destination] = input.path
         }
         return nil
     }
@@ -204,7 +219,11 @@ struct BatchRun {
     func destination(for input: BatchInput) -> String? {
         if let folder = options.outputDirectory {
             let base = input.path == "-" ? "stdin" : (input.relativePath as NSString).deletingPathExtension
-            let relative = base.hasPrefix("/") ? (base as NSString).lastPathComponent : base
+            // Only a path below the folder is kept; one that is absolute or climbs out with
+            // `..` is reduced to its file name, so nothing is written outside DIR.
+            let parts = base.split(separator: "/")
+            let staysInside = !base.hasPrefix("/") && !parts.contains("..")
+            let relative = staysInside ? parts.filter { $0 != "." }.joined(separator: "/") : (base as NSString).lastPathComponent
             return URL(fileURLWithPath: folder).appendingPathComponent(relative)
                 .appendingPathExtension(options.export.format.fileExtension).path
         }

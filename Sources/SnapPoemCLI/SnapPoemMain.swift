@@ -12,7 +12,13 @@ public enum SnapPoemMain {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { task.cancel() }
+            source.setEventHandler {
+                // The first signal cancels: recognition stops, temporary files are removed.
+                // A second one ends the process at once, e.g. while it waits for standard
+                // input; outputs are only ever renamed into place, so nothing is half-written.
+                if task.isCancelled { _exit(ExitCode.interrupted.rawValue) }
+                task.cancel()
+            }
             source.resume()
             sources.append(source)
         }

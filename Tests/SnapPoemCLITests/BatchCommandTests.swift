@@ -52,6 +52,24 @@ struct BatchCommandTests {
         #expect(again.status == 73)
     }
 
+    @Test("Two images that would land on the same --output-dir file are refused before reading")
+    func clashingNames() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        let results = try Fixtures.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: results)
+        }
+        for name in ["a.png", "a.jpg"] {
+            try FileManager.default.copyItem(
+                atPath: Fixtures.sample("formats/stanza-rgb8.png"), toPath: folder.appendingPathComponent(name).path)
+        }
+        let run = try await BinaryRun.run([folder.path, "--output-dir", results.path])
+        #expect(run.status == 64)
+        #expect(run.error.contains("would both be written to"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: results.path).isEmpty)
+    }
+
     @Test("Shards 1/2 and 2/2 together read every image exactly once")
     func shards() async throws {
         let folder = try Self.makeTree()

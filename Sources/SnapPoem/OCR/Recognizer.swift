@@ -70,9 +70,7 @@ public final class Recognizer: Sendable {
         name: String = "image",
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws(SnapPoemError) -> RecognizedPage {
-        let started = ContinuousClock.now
-        let deadline = options.timeLimit.map { started.advanced(by: $0) }
-        let control = RecognitionControl(deadline: deadline, progress: progress)
+        let control = RecognitionControl(timeLimit: options.timeLimit, progress: progress)
         let engine = self.engine
         let gate = ResultGate<RecognizedPage>()
         let grace = Self.stopGracePeriod
@@ -80,24 +78,32 @@ public final class Recognizer: Sendable {
             await withCheckedContinuation { continuation in
                 gate.install(continuation)
                 queue.async {
+                    // The clock starts when the engine takes the image; the timer answers
+                    // for it if Tesseract is still in layout analysis at limit + grace.
+                    control.start()
+                    if let limit = control.timeLimit {
+                        let timedOut = RecognizedPage(
+                            text: "", meanConfidence: 0, blocks: [], timedOut: true,
+                            imageWidth: image.width, imageHeight: image.height)
+                        Self.timers.asyncAfter(deadline: .now() + (limit + grace).dispatchInterval) {
+                            control.markAnswered()
+                            gate.resume(with: .success(timedOut))
+                        }
+                    }
+                    let outcome: Result<RecognizedPage, SnapPoemError>
                     do throws(SnapPoemError) {
-                        gate.resume(with: .success(try engine.engine.recognize(image, options: options, control: control, name: name)))
+                        outcome = .success(try engine.engine.recognize(image, options: options, control: control, name: name))
                     } catch {
-                        gate.resume(with: .failure(error))
+                        outcome = .failure(error)
                     }
-                }
-                if let limit = options.timeLimit {
-                    let timedOut = RecognizedPage(
-                        text: "", meanConfidence: 0, blocks: [], timedOut: true,
-                        imageWidth: image.width, imageHeight: image.height)
-                    Self.timers.asyncAfter(deadline: .now() + (limit + grace).dispatchInterval) {
-                        gate.resume(with: .success(timedOut))
-                    }
+                    control.markAnswered()
+                    gate.resume(with: outcome)
                 }
             }
         } onCancel: {
             control.cancel()
             Self.timers.asyncAfter(deadline: .now() + grace.dispatchInterval) {
+                control.markAnswered()
                 gate.resume(with: .failure(.cancelled(path: name)))
             }
         }
@@ -146,7 +152,9 @@ private final class ResultGate<Value: Sendable>: Sendable {
 extension Duration {
     /// The duration as a Dispatch interval, in nanoseconds.
     var dispatchInterval: DispatchTimeInterval {
-        .nanoseconds(Int(clamping: components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000))
+        let (nanoseconds, overflow) = components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .never }
+        return .nanoseconds(Int(clamping: nanoseconds + components.attoseconds / 1_000_000_000))
     }
 }
 

@@ -84,7 +84,8 @@ final class TesseractEngine {
             return "Tesseract has no variable of that name"
         }
         guard TessBaseAPISetVariable(handle, name, value) != 0 else {
-            return "Tesseract refused the value '\(value)'"
+            return
+                "Tesseract refused '\(value)'; variables read only while the models load (such as load_system_dawg) cannot be set with -c"
         }
         return nil
     }
@@ -111,8 +112,7 @@ final class TesseractEngine {
     /// Recognises one image. Blocks the calling thread.
     ///
     /// Progress, cancellation and the deadline go through Tesseract's monitor (`ETEXT_DESC`):
-    /// its cancel callback answers `control.shouldStop`, and its own deadline is set to the
-    /// time left. Neither covers page layout analysis, which runs before the first callback.
+    /// its cancel callback answers `control.shouldStop`, which checks the deadline. Neither covers page layout analysis, which runs before the first callback.
     ///
     /// - Returns: the page; `timedOut` is set when the deadline stopped it (partial text).
     /// - Throws: `SnapPoemError.cancelled` when `control` was cancelled, or
@@ -151,9 +151,14 @@ final class TesseractEngine {
         TessBaseAPISetPageSegMode(handle, options.pageSegmentation.tesseractValue)
         // Per-recognition variables are set every time, so one image's choice never leaks
         // into the next image recognised by this engine.
-        set("tessedit_char_whitelist", options.allowedCharacters ?? "")
-        set("tessedit_char_blacklist", options.deniedCharacters ?? "")
-        set("preserve_interword_spaces", options.preserveInterwordSpaces ? "1" : "0")
+        // A value from `-c` (the engine's variables) is the default for its image, so an
+        // explicit `-c tessedit_char_whitelist=…` is not undone here.
+        let fixed = configuration.variables
+        set("tessedit_char_whitelist", options.allowedCharacters ?? fixed["tessedit_char_whitelist"] ?? "")
+        set("tessedit_char_blacklist", options.deniedCharacters ?? fixed["tessedit_char_blacklist"] ?? "")
+        set(
+            "preserve_interword_spaces",
+            options.preserveInterwordSpaces ? "1" : fixed["preserve_interword_spaces"] ?? "0")
 
         guard let monitor = TessMonitorCreate() else {
             throw .recognitionFailed(path: name, reason: "could not create Tesseract's monitor")
@@ -164,16 +169,19 @@ final class TesseractEngine {
         TessMonitorSetCancelThis(monitor, context.toOpaque())
         TessMonitorSetCancelFunc(monitor, cancelCallback)
         TessMonitorSetProgressFunc(monitor, progressCallback)
-        if let deadline = control.deadline {
-            let left = ContinuousClock.now.duration(to: deadline)
-            let milliseconds = max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-            TessMonitorSetDeadlineMSecs(monitor, Int32(clamping: milliseconds))
-        }
+        // No `TessMonitorSetDeadlineMSecs`: the cancel callback checks the deadline at every
+        // word, and only then does snap-poem know that the deadline, not the end of the page,
+        // stopped Tesseract (`control.stoppedByDeadline`).
         if control.isCancelled { throw .cancelled(path: name) }
+        if control.shouldStop {
+            // Out of time before starting (the image waited behind an abandoned one).
+            return RecognizedPage(
+                text: "", meanConfidence: 0, blocks: [], timedOut: true, imageWidth: image.width, imageHeight: image.height)
+        }
 
         let status = TessBaseAPIRecognize(handle, monitor)
         if control.isCancelled { throw .cancelled(path: name) }
-        let timedOut = control.isPastDeadline
+        let timedOut = control.stoppedByDeadline
         guard status == 0 || timedOut else {
             throw .recognitionFailed(path: name, reason: "Tesseract returned \(status)")
         }

@@ -83,8 +83,13 @@ public final class PoemScanner: Sendable {
         if Task.isCancelled { throw .cancelled(path: name) }
 
         var recognition = configuration.recognition
-        if let region = recognition.regionOfInterest, image.width > 0, image.height > 0 {
-            // The region is given in the decoded image's pixels; Tesseract sees the prepared one.
+        if var region = recognition.regionOfInterest, image.width > 0, image.height > 0 {
+            // The region is given in the decoded image's pixels; Tesseract sees the prepared
+            // one. Clipped first, so that scaling cannot overflow.
+            region.left = min(max(region.left, 0), image.width)
+            region.top = min(max(region.top, 0), image.height)
+            region.right = min(max(region.right, region.left), image.width)
+            region.bottom = min(max(region.bottom, region.top), image.height)
             let scaleX = Double(prepared.width) / Double(image.width)
             let scaleY = Double(prepared.height) / Double(image.height)
             recognition.regionOfInterest = BoundingBox(

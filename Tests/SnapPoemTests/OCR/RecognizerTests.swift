@@ -69,6 +69,15 @@ struct RecognizerTests {
         #expect(normal.text.contains("golden bowl"))
     }
 
+    @Test("An allow list set with -c (an engine variable) holds for every image")
+    func allowListVariable() async throws {
+        let recognizer = try await Recognizer(
+            configuration: EngineConfiguration(variables: ["tessedit_char_whitelist": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]))
+        let page = try await recognizer.recognize(try preparedSample("formats/stanza-rgb8.png"))
+        #expect(page.hasText)
+        #expect(!page.text.contains { $0.isLowercase })
+    }
+
     @Test("A region of interest recognises only that part")
     func region() async throws {
         let image = try preparedSample("formats/stanza-rgb8.png")
