@@ -1,3 +1,4 @@
+import CTesseract
 import Foundation
 
 /// Writes an output file atomically: the bytes go to a new temporary file in the same folder,
@@ -58,12 +59,26 @@ public enum OutputFile {
             guard rename(temporary, path) == 0 else { throw .outputNotWritten(path: path, reason: systemReason(errno)) }
             keepTemporary = true
         } else {
-            // link() fails with EEXIST if the name appeared meanwhile: no clobbering race.
-            guard link(temporary, path) == 0 else {
-                let code = errno
-                throw .outputNotWritten(
-                    path: path, reason: code == EEXIST ? "the file exists; use --force to replace it" : systemReason(code))
+            // Never replace a file that appeared meanwhile: renameat2 with RENAME_NOREPLACE
+            // fails with EEXIST. File systems without it (EINVAL) get link(), which fails the
+            // same way; those without hard links either (vfat, some FUSE and SMB mounts:
+            // EPERM) get a plain rename after one more look, the best they allow.
+            if snap_poem_rename_noreplace(temporary, path) == 0 {
+                keepTemporary = true
+                return
             }
+            var code = errno
+            if code == EINVAL || code == ENOSYS {
+                if link(temporary, path) == 0 { return }
+                code = errno
+                if code == EPERM || code == EOPNOTSUPP, !FileManager.default.fileExists(atPath: path) {
+                    guard rename(temporary, path) == 0 else { throw .outputNotWritten(path: path, reason: systemReason(errno)) }
+                    keepTemporary = true
+                    return
+                }
+            }
+            throw .outputNotWritten(
+                path: path, reason: code == EEXIST ? "the file exists; use --force to replace it" : systemReason(code))
         }
     }
 
