@@ -53,8 +53,9 @@ public final class Recognizer: Sendable {
     /// Recognises `image`.
     ///
     /// The time limit bounds the whole call, layout analysis included: it returns at most
-    /// `options.timeLimit + stopGracePeriod` after it starts (plus the time to copy the
-    /// results out), whatever Tesseract is doing. Cancelling the calling task returns within
+    /// `options.timeLimit + stopGracePeriod` after the engine takes the image (plus the time
+    /// to copy the results out), whatever Tesseract is doing; an image queued behind another
+    /// call on this recognizer waits for that call first. Cancelling the calling task returns within
     /// `stopGracePeriod` the same way.
     ///
     /// - Parameters:
