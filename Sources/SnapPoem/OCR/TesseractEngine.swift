@@ -32,9 +32,20 @@ final class TesseractEngine {
         // Tesseract prints diagnostics to stderr; route them away. Every failure is detected
         // from return values instead, and reported with context.
         TessBaseAPISetVariable(created, "debug_file", "/dev/null")
-        let status = TessBaseAPIInit2(
-            created, tessdata.directory.path, configuration.languages.description,
-            configuration.engineMode.tesseractValue)
+        // The `-c` variables go in with the models (TessBaseAPIInit4), so that those read
+        // only while loading (load_system_dawg, …) take effect; each is checked afterwards.
+        let variables = configuration.variables.sorted { $0.key < $1.key }
+        var names = variables.map { strdup($0.key) }
+        var values = variables.map { strdup($0.value) }
+        defer { (names + values).forEach { free($0) } }
+        let status = names.withUnsafeMutableBufferPointer { namePointers in
+            values.withUnsafeMutableBufferPointer { valuePointers in
+                TessBaseAPIInit4(
+                    created, tessdata.directory.path, configuration.languages.description,
+                    configuration.engineMode.tesseractValue, nil, 0,
+                    namePointers.baseAddress, valuePointers.baseAddress, variables.count, 0)
+            }
+        }
         guard status == 0 else {
             TessBaseAPIEnd(created)
             if configuration.engineMode != .lstm {
@@ -51,7 +62,7 @@ final class TesseractEngine {
             TessBaseAPIEnd(created)
             throw .languageNotAvailable(language: code, tessdata: tessdata.directory.path, available: tessdata.availableLanguages)
         }
-        for (name, value) in configuration.variables.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in variables {
             if let problem = Self.problem(setting: name, to: value, on: created) {
                 TessBaseAPIEnd(created)
                 throw .invalidEngineVariable(name: name, reason: problem)
