@@ -36,14 +36,21 @@ func timeCommand(_ executable: String, _ arguments: [String], environment: [Stri
     return (milliseconds(ContinuousClock.now - start), process.terminationStatus)
 }
 
-func stages(images: [String], runs: Int) async throws {
+/// How long starting an engine (loading eng+fra) takes, `runs` times, in milliseconds.
+func engineStartTimes(runs: Int) async throws -> [Double] {
     let clock = ContinuousClock()
-    var inits: [Double] = []
+    var times: [Double] = []
     for _ in 0..<runs {
         let start = clock.now
         _ = try await Recognizer()
-        inits.append(milliseconds(clock.now - start))
+        times.append(milliseconds(clock.now - start))
     }
+    return times
+}
+
+func stages(images: [String], runs: Int) async throws {
+    let clock = ContinuousClock()
+    let inits = try await engineStartTimes(runs: runs)
     let recognizer = try await Recognizer()
     print("| image | size | decode ms | preprocess ms | recognise ms | total ms (engine reused) |")
     print("| --- | --- | ---: | ---: | ---: | ---: |")
@@ -102,12 +109,7 @@ func versus(images: [String], runs: Int) throws {
 /// Engine start-up, and one image recognised by a reused engine vs by a fresh one each time.
 func engine(images: [String], runs: Int) async throws {
     let clock = ContinuousClock()
-    var inits: [Double] = []
-    for _ in 0..<runs {
-        let start = clock.now
-        _ = try await Recognizer()
-        inits.append(milliseconds(clock.now - start))
-    }
+    let inits = try await engineStartTimes(runs: runs)
     print("Engine start (eng+fra): median \(format(median(inits))) ms, min \(format(inits.min() ?? 0)) ms over \(runs) runs.")
     print("")
     print("| image | reused engine ms | fresh engine ms | saved per image |")
