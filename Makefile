@@ -61,11 +61,13 @@ samples:
 # Using snap-poem from other packages (issue 12).
 #   make docs       DocC archive + static website of the SnapPoem library in .build/docs, with
 #                   the toolchain's swift-symbolgraph-extract and docc; any warning fails
-#   make snippets   compiles every Swift code block of README.md, Docs/ and the DocC articles
+#   make snippets   compiles every Swift code block of README.md, Docs/, the DocC articles and
+#                   the library's doc comments
 #   make examples   builds Examples/PoemTools (depends on snap-poem by path) and checks its output
 .PHONY: docs snippets examples
 EXAMPLE_SOURCES := Examples/PoemTools/Sources Examples/PoemTools/Package.swift
-DOCUMENTED := README.md $(wildcard Docs/*.md) $(wildcard Sources/SnapPoem/SnapPoem.docc/*.md)
+DOCUMENTED := README.md $(wildcard Docs/*.md) $(wildcard Sources/SnapPoem/SnapPoem.docc/*.md) \
+  $(shell find Sources/SnapPoem -name '*.swift' | sort)
 
 docs: deps
 	Scripts/docs.sh

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Compiles every Swift code block of the given Markdown files, so documentation cannot rot.
 
-    Scripts/check-snippets.py [--modules DIR] FILE.md...
+    Scripts/check-snippets.py [--modules DIR] FILE.md|FILE.swift...
     Scripts/check-snippets.py --self-test
 
-Code blocks (```swift) of one file are compiled in order as the body of one `async throws`
-function, against the SnapPoem module built by `swift build` (in DIR, by default the debug
-build's Modules folder): a block may use what the blocks before it in the same file declared,
-as a reader following the text would. `import` lines are moved to the top. Compiler errors
-point at the Markdown file and line (through #sourceLocation).
+Code blocks (```swift) of one Markdown file are compiled in order as the body of one
+`async throws` function, against the SnapPoem module built by `swift build` (in DIR, by
+default the debug build's Modules folder): a block may use what the blocks before it in the
+same file declared, as a reader following the text would. In a Swift file, each code block of
+a doc comment (`///`) is compiled on its own, as DocC shows it on its own. `import` lines are
+moved to the top. Compiler errors point at the documented file and line (through
+#sourceLocation).
 
 A block that is a package manifest (it imports PackageDescription) is evaluated by
 `swift package dump-package` in a temporary folder instead, and every
@@ -50,6 +52,43 @@ def swift_blocks(path):
     return blocks
 
 
+def doc_comment_blocks(path):
+    """(first line number, lines) of each ```swift block in the `///` comments of a Swift file."""
+    blocks, current, start = [], None, 0
+    with open(path, encoding="utf-8") as source:
+        for number, line in enumerate(source, start=1):
+            stripped = line.strip()
+            if not stripped.startswith("///"):
+                current = None  # a block never runs past its comment
+                continue
+            text = stripped[3:]
+            text = text[1:] if text.startswith(" ") else text
+            match = FENCE.match(text)
+            if current is None:
+                if match and match.group(2) == "swift":
+                    current, start = [], number + 1
+            elif match and not match.group(2):
+                blocks.append((start, current))
+                current = None
+            else:
+                current.append(text + "\n")
+    return blocks
+
+
+def wrapped(shown, line, lines, imports):
+    """A block's lines for a function body, imports moved out, line numbers kept."""
+    body = [f'#sourceLocation(file: "{shown}", line: {line})\n']
+    for text in lines:
+        found = re.match(r"\s*import\s+(\w+)\s*$", text)
+        if found:
+            imports.add(found.group(1))
+            body.append("\n")
+        else:
+            body.append(text)
+    body.append("#sourceLocation()\n")
+    return body
+
+
 def check_manifest(path, line, lines):
     """Evaluates a Package.swift block; returns a list of problems."""
     with tempfile.TemporaryDirectory(prefix="snap-poem-manifest-") as folder:
@@ -87,6 +126,15 @@ def check(files, modules):
     imports, functions, problems, count = {"Foundation", "SnapPoem"}, [], [], 0
     for path in files:
         shown = os.path.relpath(path, ROOT)
+        name = re.sub(r"\W", "_", shown)
+        if path.endswith(".swift"):
+            blocks = doc_comment_blocks(path)
+            for line, lines in blocks:
+                count += 1
+                functions.append(f"func snippet_{name}_{line}() async throws {{\n{''.join(wrapped(shown, line, lines, imports))}}}\n")
+            if blocks:
+                print(f"check-snippets: {shown}: {len(blocks)} Swift block(s) in doc comments")
+            continue
         body = []
         blocks = swift_blocks(path)
         for line, lines in blocks:
@@ -94,18 +142,9 @@ def check(files, modules):
             if any(re.match(r"\s*import\s+PackageDescription\b", text) for text in lines):
                 problems += check_manifest(shown, line, lines)
                 continue
-            body.append(f'#sourceLocation(file: "{shown}", line: {line})\n')
-            for text in lines:
-                found = re.match(r"\s*import\s+(\w+)\s*$", text)
-                if found:
-                    imports.add(found.group(1))
-                    body.append("\n")  # keeps the line numbers
-                else:
-                    body.append(text)
-            body.append("#sourceLocation()\n")
+            body += wrapped(shown, line, lines, imports)
         print(f"check-snippets: {shown}: {len(blocks)} Swift block(s)")
         if body:
-            name = re.sub(r"\W", "_", shown)
             functions.append(f"func snippets_{name}() async throws {{\n{''.join(body)}}}\n")
     if not functions:
         return count, problems

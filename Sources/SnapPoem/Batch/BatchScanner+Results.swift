@@ -1,26 +1,5 @@
-/// A batch's results as an `AsyncSequence`, in the order they finish or in input order, with
-/// labelled progress on request.
-///
-/// ```swift
-/// for try await result in BatchScanner(workers: 2).results(for: inputs, order: .input) {
-///     print(result.input.relativePath, (try? result.outcome.get().text.count) ?? 0)
-/// }
-/// ```
-///
-/// These sequences drive `scan(_:progress:onResult:)` and add three things to it:
-/// - **Order.** `.completion` (the default) hands each result over as soon as it is read;
-///   `.input` holds early finishers back until every input before them has been handed over.
-/// - **Back-pressure.** At most `2 × workers` results wait for the iterating task; when that
-///   many are waiting, the workers wait too, so a slow consumer never piles results up in
-///   memory. (In input order the next result due is always let through, so nothing waits
-///   for itself.)
-/// - **Cancellation.** Cancelling the iterating task, or leaving the loop early, cancels the
-///   batch: the workers stop taking inputs, the images being read stop within
-///   `Recognizer.stopGracePeriod`, and a waiting `next()` throws `SnapPoemError.cancelled`.
-///
-/// The batch starts when iteration starts; iterating the same sequence again reads the batch
-/// again. A failed input is a `BatchResult` like any other; the sequence itself throws only
-/// when no engine can start, or when it is cancelled.
+// A batch's results as an `AsyncSequence`, over the callback API `scan(_:progress:onResult:)`;
+// the channel between the workers and the iterating task is in BatchIteration.swift.
 extension BatchScanner {
     /// The order in which a batch's results are handed over.
     public enum ResultOrder: Sendable, Equatable, Hashable {
@@ -56,7 +35,30 @@ extension BatchScanner {
         case result(BatchResult)
     }
 
-    /// The results of reading `inputs`, one `BatchResult` per input.
+    /// The results of reading `inputs`, one `BatchResult` per input, as an `AsyncSequence`.
+    ///
+    /// ```swift
+    /// let inputs = try BatchInput.collect(["poems/"])
+    /// for try await result in BatchScanner(workers: 2).results(for: inputs, order: .input) {
+    ///     print(result.input.relativePath, (try? result.outcome.get())?.text.count ?? 0)
+    /// }
+    /// ```
+    ///
+    /// The sequence drives `scan(_:progress:onResult:)` and adds three things to it:
+    /// - **Order.** `.completion` (the default) hands each result over as soon as it is read;
+    ///   `.input` holds early finishers back until every input before them has been handed
+    ///   over.
+    /// - **Back-pressure.** At most `2 × workers` results wait for the iterating task; when that
+    ///   many are waiting, the workers wait too, so a slow consumer never piles results up in
+    ///   memory. (In input order the result due next is always let through, so nothing waits
+    ///   for itself.)
+    /// - **Cancellation.** Cancelling the iterating task, or leaving the loop early, cancels the
+    ///   batch: the workers stop taking inputs, the images being read stop within
+    ///   `Recognizer.stopGracePeriod`, and a waiting `next()` throws `SnapPoemError.cancelled`.
+    ///
+    /// The batch starts when iteration starts; iterating the same sequence again reads the
+    /// batch again. A failed input is a `BatchResult` like any other; the sequence itself
+    /// throws only when no engine can start, or when it is cancelled.
     ///
     /// - Parameters:
     ///   - inputs: the images to read.
@@ -66,10 +68,12 @@ extension BatchScanner {
         Results(scanner: self, inputs: inputs, order: order)
     }
 
-    /// The results of reading `inputs`, with progress reports in between.
+    /// The results of reading `inputs`, with progress reports in between; otherwise the same as
+    /// `results(for:order:)`.
     ///
     /// ```swift
-    /// for try await event in scanner.events(for: inputs) {
+    /// let scanner = BatchScanner(workers: 2)
+    /// for try await event in scanner.events(for: try BatchInput.collect(["poems/"])) {
     ///     switch event {
     ///     case .progress(let progress): print("\(Int(progress.fractionCompleted * 100)) %")
     ///     case .result(let result): print(result.input.path)

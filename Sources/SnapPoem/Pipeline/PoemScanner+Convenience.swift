@@ -26,6 +26,7 @@ extension PoemScanner {
     /// Reads one image file and personalises it, in one call.
     ///
     /// ```swift
+    /// let url = URL(fileURLWithPath: "Lenore.png")
     /// let poem = try await PoemScanner.scan(fileAt: url, replacing: ["Lenore": "Alex"])
     /// ```
     ///
