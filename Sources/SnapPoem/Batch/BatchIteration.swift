@@ -4,7 +4,7 @@ import Synchronization
 /// batch on the first `next()`, and cancels it when the last iterator holding it goes away, so
 /// that leaving a `for try await` loop early stops the workers.
 final class BatchIteration: Sendable {
-    private let channel: BatchChannel
+    let channel: BatchChannel
     private let start: Mutex<(@Sendable () -> Void)?>
 
     init(scanner: BatchScanner, inputs: [BatchInput], order: BatchScanner.ResultOrder, reportsProgress: Bool) {
@@ -137,6 +137,11 @@ final class BatchChannel: Sendable {
     init(inputs: [BatchInput], order: BatchScanner.ResultOrder, capacity: Int) {
         state = Mutex(
             State(inputs: inputs, order: order, capacity: max(1, capacity), read: Array(repeating: false, count: inputs.count)))
+    }
+
+    /// Whether the iteration was cancelled, and with it the task running the batch.
+    var isCancelled: Bool {
+        state.withLock { $0.cancelled && $0.producer?.isCancelled != false }
     }
 
     /// Keeps the task that runs the batch, so that cancelling the iteration cancels it.

@@ -86,6 +86,22 @@ struct BatchResultsTests {
         #expect(delivered.load(ordering: .relaxed) == 1)
     }
 
+    @Test("Dropping the iterator, as leaving a loop early does, cancels the batch")
+    func droppedIterator() async throws {
+        let inputs = Array(repeating: Self.inputs[0], count: 8)
+        var iteration: BatchIteration? = BatchIteration(
+            scanner: BatchScanner(workers: 1), inputs: inputs, order: .completion, reportsProgress: false)
+        let channel = try #require(iteration?.channel)
+        guard case .result(let first) = try await iteration?.next() else {
+            Issue.record("expected a result")
+            return
+        }
+        #expect(first.index == 0)
+        #expect(!channel.isCancelled)
+        iteration = nil
+        #expect(channel.isCancelled)
+    }
+
     @Test("An empty batch ends at once")
     func emptyBatch() async throws {
         var count = 0
