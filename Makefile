@@ -2,6 +2,7 @@
 #   make demo   install what is missing, build, read SampleImages/Lenore.png with Lenore=Alex
 #   make test   install what is missing, build, run the whole test suite
 #   make bench  install what is missing, build (release), measure (see BENCHMARKS.md)
+#   make docs   the library's DocC documentation in .build/docs (see README, "Library")
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
@@ -34,11 +35,14 @@ demo: release
 
 # Three runs: the concurrency tests under ThreadSanitizer (in a build folder of their own);
 # the time-limit and cancellation tests alone, because they measure wall-clock bounds that
-# other tests' CPU load on a 2-core machine would blur; then every other test.
+# other tests' CPU load on a 2-core machine would blur; then every other test. Last, the
+# library as other packages see it: the documentation's code blocks compile, the DocC build has
+# no warnings, and the example package builds and prints what the command prints.
 test: deps lint
-	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests' $(SWIFT_BUILD_FLAGS)
+	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests|BatchChannelTests|BatchResultsTests/(progress|cancellation)' $(SWIFT_BUILD_FLAGS)
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
+	$(MAKE) --no-print-directory snippets docs examples
 
 bench: release
 	mkdir -p bench-results
@@ -46,13 +50,35 @@ bench: release
 
 # The toolchain's formatter, configured in .swift-format; make test fails on any finding.
 lint:
-	swift format lint --strict --recursive Sources Tests Package.swift
+	swift format lint --strict --recursive Sources Tests Package.swift $(EXAMPLE_SOURCES)
 
 format:
-	swift format --in-place --recursive Sources Tests Package.swift
+	swift format --in-place --recursive Sources Tests Package.swift $(EXAMPLE_SOURCES)
 
 samples:
 	SampleImages/make-samples.sh
+
+# Using snap-poem from other packages (issue 12).
+#   make docs       DocC archive + static website of the SnapPoem library in .build/docs, with
+#                   the toolchain's swift-symbolgraph-extract and docc; any warning fails
+#   make snippets   compiles every Swift code block of README.md, Docs/, the DocC articles and
+#                   the library's doc comments
+#   make examples   builds Examples/PoemTools (depends on snap-poem by path) and checks its output
+.PHONY: docs snippets examples
+EXAMPLE_SOURCES := Examples/PoemTools/Sources Examples/PoemTools/Package.swift
+DOCUMENTED := README.md $(wildcard Docs/*.md) $(wildcard Sources/SnapPoem/SnapPoem.docc/*.md) \
+  $(shell find Sources/SnapPoem -name '*.swift' | sort)
+
+docs: deps
+	Scripts/docs.sh
+
+snippets: deps
+	swift build --target SnapPoem $(SWIFT_BUILD_FLAGS)
+	Scripts/check-snippets.py --self-test
+	Scripts/check-snippets.py $(DOCUMENTED)
+
+examples: deps
+	Scripts/test-examples.py
 
 clean:
 	rm -rf .build

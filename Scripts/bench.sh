@@ -36,3 +36,9 @@ echo
 echo "## Image pipeline: CER per category, plain tesseract vs the tutorial's pipeline vs snap-poem (one run)"
 echo
 "$bin/snap-poem-bench" quality
+echo
+echo "## Library entry points: path vs URL vs Data, batch callback vs AsyncSequence (median of $runs interleaved runs)"
+echo
+"$bin/snap-poem-bench" entry-points --runs "$runs" SampleImages/photo-clean.png \
+  SampleImages/formats/stanza-rgb8.png SampleImages/formats/stanza-gray.png SampleImages/formats/stanza-baseline.jpg \
+  SampleImages/formats/stanza-palette.png SampleImages/formats/stanza-rgb.tif SampleImages/formats/stanza-gray.jpg

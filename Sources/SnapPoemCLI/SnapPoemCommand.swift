@@ -27,7 +27,7 @@ public enum SnapPoemCommand {
         }
         if options.showVersion {
             console.writeOutput(
-                Data("snap-poem \(Versions.snapPoem) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n".utf8))
+                Data("snap-poem \(SnapPoem.version) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n".utf8))
             return ExitCode.success.rawValue
         }
         if options.listLanguages {

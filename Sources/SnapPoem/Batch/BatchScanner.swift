@@ -31,7 +31,10 @@ public struct BatchScanner: Sendable {
     ///
     /// - Throws: `SnapPoemError` only when no engine can start (missing tessdata or
     ///   language); per-input problems are in the results.
-    /// - Parameter progress: recognition progress of each image (its index, 0–100).
+    /// - Parameters:
+    ///   - inputs: the images to read.
+    ///   - progress: recognition progress of each image (its index, 0–100).
+    ///   - onResult: called once per input with its outcome, from the worker that read it.
     public func scan(
         _ inputs: [BatchInput],
         progress: (@Sendable (Int, Int) -> Void)? = nil,

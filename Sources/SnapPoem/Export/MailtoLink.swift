@@ -5,6 +5,7 @@ public enum MailtoLink {
     /// unreserved characters percent-encoded as UTF-8, line breaks as `%0D%0A`.
     ///
     /// - Parameters:
+    ///   - poem: the poem whose personalised text becomes the body.
     ///   - to: the recipients; only their addresses go in the URL (RFC 6068 has no room for
     ///     display names). Empty gives `mailto:?subject=…`.
     ///   - subject: nil uses the poem's title, or "A poem for you".

@@ -8,9 +8,11 @@ public enum OutputFile {
     /// Writes `data` to `path`.
     ///
     /// - Parameters:
+    ///   - data: the bytes to write.
+    ///   - path: the file to write; its folder must exist.
     ///   - overwrite: replace an existing file; when false an existing file is kept and the
     ///     call throws (checked atomically, with `link`, not by looking first).
-    ///   - protecting: paths that must never be written (the input images); compared after
+    ///   - protectedPaths: paths that must never be written (the input images); compared after
     ///     resolving links, so `./a.png` and `a.png` are the same file.
     /// - Throws: `SnapPoemError.outputNotWritten` with the reason.
     public static func write(

@@ -114,8 +114,11 @@ public enum ImagePreprocessor {
 
     /// Applies a tone filter to an image (converted to 8-bit grey first).
     ///
-    /// - Parameter xHeight: the text's x-height in this image's pixels, if known; sizes the
-    ///   background estimate of `.flatten` and `.adaptive`.
+    /// - Parameters:
+    ///   - image: the image to filter.
+    ///   - filter: the tone filter to apply.
+    ///   - xHeight: the text's x-height in this image's pixels, if known; sizes the
+    ///     background estimate of `.flatten` and `.adaptive`.
     public static func filtered(_ image: PoemImage, with filter: ImageFilter, xHeight: Double? = nil) -> PoemImage {
         switch filter {
         case .none:

@@ -59,6 +59,8 @@ public final class Recognizer: Sendable {
     /// `stopGracePeriod` the same way.
     ///
     /// - Parameters:
+    ///   - image: the image to read, usually prepared by `ImagePreprocessor`.
+    ///   - options: page segmentation, resolution, time limit, renderings, region.
     ///   - name: how the image is named in errors (usually its path).
     ///   - progress: called with 0–100 from Tesseract's thread as lines are recognised.
     /// - Returns: the page, with `timedOut` set if `options.timeLimit` stopped it early; its

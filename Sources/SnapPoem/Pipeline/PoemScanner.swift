@@ -30,7 +30,9 @@ public final class PoemScanner: Sendable {
 
     /// Reads the poem in the image file at `path` (`"-"` for standard input).
     ///
-    /// - Parameter progress: recognition progress 0–100, called from another thread.
+    /// - Parameters:
+    ///   - path: the image file, or `"-"` to read standard input.
+    ///   - progress: recognition progress 0–100, called from another thread.
     /// - Returns: the recognised and personalised poem; check `page.timedOut` when a time
     ///   limit is set.
     /// - Throws: `SnapPoemError` naming `path`: unreadable, not an image, too large,
@@ -52,8 +54,10 @@ public final class PoemScanner: Sendable {
     /// Reads the poem in an already decoded image.
     ///
     /// - Parameters:
+    ///   - image: the decoded image, e.g. from `ImageDecoder`.
     ///   - facts: what is known of the image's file; defaults describe the image as it is.
     ///   - name: how the image is named in errors and results.
+    ///   - progress: recognition progress 0–100, called from another thread.
     /// - Throws: `SnapPoemError` as for `scan(fileAt:progress:)`.
     public func scan(
         _ image: PoemImage,

@@ -3,8 +3,8 @@ import Foundation
 
 /// Versions of snap-poem and of the C libraries it runs on.
 public enum Versions {
-    /// snap-poem's own version.
-    public static let snapPoem = "0.1.0"
+    /// snap-poem's own version: `SnapPoem.version`.
+    public static var snapPoem: String { SnapPoem.version }
 
     /// Tesseract's version string (`TessVersion`), e.g. "5.3.0".
     public static var tesseract: String { String(cString: TessVersion()) }

@@ -12,9 +12,11 @@ public enum PoemLayout {
     /// The poem's text: one line per recognised line, stanzas separated by a blank line,
     /// ending with a newline (empty when there are no lines with text).
     ///
-    /// - Parameter preservingSpaces: take each line as Tesseract wrote it, with the runs of
-    ///   spaces it measured between words (`RecognitionOptions.preserveInterwordSpaces`),
-    ///   rather than its words joined by single spaces.
+    /// - Parameters:
+    ///   - page: the recognised page, with its lines' positions.
+    ///   - preservingSpaces: take each line as Tesseract wrote it, with the runs of spaces it
+    ///     measured between words (`RecognitionOptions.preserveInterwordSpaces`), rather than
+    ///     its words joined by single spaces.
     public static func text(of page: RecognizedPage, preservingSpaces: Bool = false) -> String {
         let lines = page.lines.filter { line in line.words.contains { $0.text.contains { !$0.isWhitespace } } }
         guard !lines.isEmpty else { return "" }
