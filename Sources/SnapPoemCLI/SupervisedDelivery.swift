@@ -139,10 +139,11 @@ actor SupervisedDelivery {
                 result.outcomes.append(.outputFailed)
             }
         }
-        reporter.finished(input, status: status, note: Self.note(entry, folder: options.outputDirectory))
         if options.outputDirectory != nil {
             print(lines)
+            reporter.finished(input, status: status, note: Self.note(entry, folder: options.outputDirectory))
         } else {
+            reporter.finished(input, status: status, note: Self.note(entry, folder: nil))
             waiting[positions[job.index] ?? 0] = Ready(input: input, lines: lines, data: data)
             deliverInOrder()
         }

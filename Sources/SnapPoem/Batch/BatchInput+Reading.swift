@@ -20,7 +20,11 @@ extension BatchInput {
         guard file >= 0 else {
             let code = errno
             switch code {
-            case ENOENT: throw .fileNotFound(path: path)
+            case ENOENT:
+                if let link = FileStatus(path: fileSystemPath, following: false), link.isSymbolicLink {
+                    throw .unreadableFile(path: path, reason: "a symbolic link to a file that does not exist")
+                }
+                throw .fileNotFound(path: path)
             case EACCES, EPERM: throw .unreadableFile(path: path, reason: "permission denied")
             case ELOOP: throw .unreadableFile(path: path, reason: "a loop of symbolic links")
             default: throw .unreadableFile(path: path, reason: Self.reason(code))

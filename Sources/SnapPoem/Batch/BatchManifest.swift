@@ -99,7 +99,7 @@ public final class ManifestWriter: Sendable {
     ///
     /// - Throws: `SnapPoemError.outputNotWritten` when the file cannot be opened.
     public init(path: String) throws(SnapPoemError) {
-        let file = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o666)
+        let file = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o666)
         guard file >= 0 else {
             throw .outputNotWritten(path: path, reason: String(cString: strerror(errno)).lowercased())
         }

@@ -119,7 +119,7 @@ private struct FolderWalk {
             }
             return
         }
-        for name in names where name.first != UInt8(ascii: ".") {
+        for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) where name.first != UInt8(ascii: ".") {
             let child = relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name
             let path = full(child)
             guard let linkStatus = FileStatus(path: path, following: false) else { continue }
