@@ -36,3 +36,14 @@ echo
 echo "## Image pipeline: CER per category, plain tesseract vs the tutorial's pipeline vs snap-poem (one run)"
 echo
 "$bin/snap-poem-bench" quality
+echo
+echo "## Batch throughput: snap-poem vs xargs -P 2 tesseract, and a rerun (median of $runs runs)"
+echo
+# 45 varied images: every page and photo sample, every format, every EXIF orientation.
+batch_images=$(ls SampleImages/*.png SampleImages/*.jpg SampleImages/formats/stanza*.{png,jpg,tif,bmp,gif,pnm,webp} \
+  SampleImages/orientation/*.jpg | grep -v huge-header)
+"$bin/snap-poem-bench" throughput --runs "$runs" $batch_images
+echo
+echo "## Where a batch's CPU time goes (perf record, one run over the same images)"
+echo
+Scripts/profile-batch.sh $batch_images

@@ -75,7 +75,7 @@ struct OptionSpec: Sendable, Equatable {
             help: "auto (default: a progress bar when standard error is a terminal), json (JSON Lines events on standard error) or none."),
         OptionSpec("quiet", short: "q", help: "Report errors only: no warnings, progress or summary."),
         OptionSpec(
-            "verbose", short: "v", help: "In a batch, also say what became of each image as it finishes, and when a worker starts again."),
+            "verbose", short: "v", help: "In a batch, also say what became of each image as it finishes, and each one skipped."),
         OptionSpec(
             "check-manifests",
             help:

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// `serve` sets the process up for the job before anything else:
 /// - a limit on its address space (`setrlimit(RLIMIT_AS)`), so runaway memory while
-///   reading one image makes an allocation fail in this worker, not the machine swap;
+///   reading one image makes an allocation fail in this worker, not the machine swap (not
+///   under a sanitizer, see `runsUnderSanitizer`);
 /// - a watchdog thread that ends the worker when its supervisor is gone (the parent process
 ///   changed), even if the worker is stuck inside a C library;
 /// - the test-only faults of `WorkerFault`.
@@ -53,7 +54,7 @@ public enum BatchWorker {
             return 64
         }
         watchParent()
-        if let memoryLimit {
+        if let memoryLimit, !runsUnderSanitizer {
             var limit = rlimit(rlim_cur: rlim_t(memoryLimit), rlim_max: rlim_t(memoryLimit))
             _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
         }
@@ -79,6 +80,14 @@ public enum BatchWorker {
             guard WorkerLine.send(WorkerLine.encode(WorkerMessage.result(request.id, reply)), to: channel) else { return 0 }
         }
         return 0
+    }
+
+    /// Whether a sanitizer runtime (ThreadSanitizer, AddressSanitizer) is loaded: they reserve
+    /// terabytes of address space for shadow memory, so an address-space limit would stop
+    /// them at start, and the memory limit is not applied under them.
+    static var runsUnderSanitizer: Bool {
+        let names: [String] = ["__tsan_init", "__asan_init"]
+        return names.contains { name in dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) != nil }
     }
 
     /// Ends the process when its parent changes (the supervisor died and the worker was
