@@ -168,7 +168,9 @@ actor SupervisedDelivery {
         guard var data = ready.data else { return }
         if frames, !options.export.mailto {
             switch options.export.format {
-            case .text: data = Data(((result.delivered ? "\n" : "") + "==> \(ready.input.path) <==\n").utf8) + data
+            case .text:
+                let name = ready.input.isStandardInput ? "<stdin>" : ready.input.path
+                data = Data(((result.delivered ? "\n" : "") + "==> \(name) <==\n").utf8) + data
             case .markdown where result.delivered: data = Data("\n---\n\n".utf8) + data
             default: break
             }

@@ -123,6 +123,8 @@ func throughput(images: [String], runs: Int) throws {
         }
         lastOutput = output
     }
+    // Before the reruns, which leave `skipped` lines without timings.
+    let stages = stageTotals(manifest: URL(fileURLWithPath: lastOutput).appendingPathComponent("manifest.jsonl").path)
     var reruns: [CommandCost] = []
     for _ in 0..<max(runs, 3) {
         reruns.append(try measure(snapPoem, [folder.path, "--output-dir", lastOutput, "--jobs", "2", "-q"], environment: environment))
@@ -151,15 +153,17 @@ func throughput(images: [String], runs: Int) throws {
     let pairs = zip(theirs, ours).map { String(format: "%.2f", $0.wall / $1.wall) }.joined(separator: ", ")
     print("- Ratio of each run: \(pairs).")
     print("- A rerun that skips everything: **\(String(format: "%.0f", rerun))×** faster than the first run.")
-    print("")
-    stageTotals(manifest: URL(fileURLWithPath: lastOutput).appendingPathComponent("manifest.jsonl").path)
+    if let stages {
+        print("")
+        print(stages)
+    }
 }
 
 /// Where the workers' time went, summed over the images of one run, from its manifest.
-func stageTotals(manifest path: String) {
+func stageTotals(manifest path: String) -> String? {
     let entries = BatchManifest.read(fileAt: path).entries.compactMap(\.timings)
     let total = Double(entries.map(\.totalMs).reduce(0, +))
-    guard total > 0 else { return }
+    guard total > 0 else { return nil }
     func share(_ name: String, _ milliseconds: Int) -> String {
         "\(name) \(String(format: "%.1f", Double(milliseconds) / 1000)) s (\(String(format: "%.0f", 100 * Double(milliseconds) / total)) %)"
     }
@@ -169,9 +173,8 @@ func stageTotals(manifest path: String) {
         share("recognition (second readings of turned pages included)", entries.map(\.recognizeMs).reduce(0, +)),
         share("personalisation", entries.map(\.personalizeMs).reduce(0, +)),
     ]
-    print(
-        "Worker time by stage over \(entries.count) images (from the last run's manifest, \(String(format: "%.1f", total / 1000)) s in all): "
-            + parts.joined(separator: ", ") + "; the rest is rendering and the protocol.")
+    return "Worker time by stage over \(entries.count) images (from the last run's manifest, \(String(format: "%.1f", total / 1000)) s in all): "
+        + parts.joined(separator: ", ") + "; the rest is rendering and the protocol."
 }
 
 enum SnapPoemBenchError: Error {
