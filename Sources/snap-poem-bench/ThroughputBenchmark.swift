@@ -173,7 +173,8 @@ func stageTotals(manifest path: String) -> String? {
         share("recognition (second readings of turned pages included)", entries.map(\.recognizeMs).reduce(0, +)),
         share("personalisation", entries.map(\.personalizeMs).reduce(0, +)),
     ]
-    return "Worker time by stage over \(entries.count) images (from the last run's manifest, \(String(format: "%.1f", total / 1000)) s in all): "
+    return
+        "Worker time by stage over \(entries.count) images (from the last run's manifest, \(String(format: "%.1f", total / 1000)) s in all): "
         + parts.joined(separator: ", ") + "; the rest is rendering and the protocol."
 }
 
