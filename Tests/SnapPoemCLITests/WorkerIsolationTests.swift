@@ -18,11 +18,9 @@ struct WorkerIsolationTests {
         ])
         let output = try Fixtures.temporaryFolder()
         defer { BatchFixtures.remove(input, output) }
-        let start = ContinuousClock.now
         let run = try await BinaryRun.run(
-            [input.path, "--output-dir", output.path, "-j", "2", "--per-image-limit", "6"],
+            [input.path, "--output-dir", output.path, "-j", "2", "--per-image-limit", "15"],
             environment: Self.faults("trap:2-trap.jpg,hang:3-hang.jpg,abort:4-abort.jpg"))
-        let elapsed = ContinuousClock.now - start
         #expect(run.status == 1)
         #expect(run.error.hasSuffix("snap-poem: 5 images: 2 written, 0 skipped (done before), 3 failed, 0 cancelled\n"), "\(run.error)")
         let manifest = try BatchFixtures.manifest(output)
@@ -36,12 +34,11 @@ struct WorkerIsolationTests {
                 || trapError.hasPrefix("\(input.path)/2-trap.jpg: worker crashed: signal 5 (SIGTRAP"), "\(trapError)")
         #expect((trap["messages"] as? [String] ?? []).contains { $0.contains("Fatal error: injected trap") })
         #expect(manifest["4-abort.jpg"]?["error"] as? String == "\(input.path)/4-abort.jpg: worker crashed: signal 6 (SIGABRT, aborted)")
-        #expect(manifest["3-hang.jpg"]?["error"] as? String == "\(input.path)/3-hang.jpg: over the per-image limit of 6 s")
+        #expect(manifest["3-hang.jpg"]?["error"] as? String == "\(input.path)/3-hang.jpg: over the per-image limit of 15 s")
         #expect(manifest["3-hang.jpg"]?["failure"] as? String == "input")
         for line in run.error.split(separator: "\n") where line.hasPrefix("snap-poem: error: ") {
             #expect(line.contains("2-trap.jpg") || line.contains("3-hang.jpg") || line.contains("4-abort.jpg"), "\(line)")
         }
-        #expect(elapsed < .seconds(60))
         #expect(try BatchFixtures.files(output) == ["1-good.txt", "5-good.txt", "manifest.jsonl"])
     }
 
@@ -65,15 +62,15 @@ struct WorkerIsolationTests {
         let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small])
         let output = try Fixtures.temporaryFolder()
         defer { BatchFixtures.remove(input, output) }
-        try JPEGBomb.make(scans: 3000).write(to: input.appendingPathComponent("bomb.jpg"))
-        let start = ContinuousClock.now
-        let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "2", "--per-image-limit", "4"])
-        #expect(ContinuousClock.now - start < .seconds(30), "the bomb alone decodes for far longer")
+        try JPEGBomb.make(scans: 6000).write(to: input.appendingPathComponent("bomb.jpg"))
+        // 6000 scans decode for over a minute on this machine; the limit stops it at 10 s (a
+        // generous limit, so that the small image beside it is not stopped on a loaded machine).
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "2", "--per-image-limit", "10"])
         #expect(run.status == 1)
         let manifest = try BatchFixtures.manifest(output)
-        #expect(manifest["bomb.jpg"]?["error"] as? String == "\(input.path)/bomb.jpg: over the per-image limit of 4 s")
+        #expect(manifest["bomb.jpg"]?["error"] as? String == "\(input.path)/bomb.jpg: over the per-image limit of 10 s")
         #expect(manifest["a.jpg"]?["status"] as? String == "ok")
-        #expect(run.error.contains("snap-poem: error: \(input.path)/bomb.jpg: over the per-image limit of 4 s\n"))
+        #expect(run.error.contains("snap-poem: error: \(input.path)/bomb.jpg: over the per-image limit of 10 s\n"))
         // libjpeg's complaint about the repeated scans, printed before the worker was stopped.
         let messages = manifest["bomb.jpg"]?["messages"] as? [String] ?? []
         #expect(messages.contains { $0.hasPrefix("Inconsistent progression sequence") }, "\(messages)")
