@@ -143,11 +143,12 @@ final class BatchReporter: Sendable {
 
     private func redraw() {
         guard mode == .bar else { return }
-        let snapshot = state.withLock { state -> State in
+        let snapshot = state.withLock { state -> State? in
+            guard state.started != nil else { return nil }
             state.barShown = true
             return state
         }
-        guard snapshot.started != nil else { return }
+        guard let snapshot else { return }
         console.writeError("\r" + Self.bar(snapshot) + "\u{1B}[K")
     }
 

@@ -29,6 +29,8 @@ struct SupervisedBatch {
         return collection.hasFolderArgument && !writesOneFile && options.savePreprocessed == nil
     }
 
+    /// Runs the batch: select and check the inputs, decide each one's fate, have the rest
+    /// read by workers, then count. Returns the exit code.
     func run() async -> ExitCode {
         let reporter = BatchReporter(console: console, options: options.batch)
         let single = BatchRun(options: options, console: console, environment: environment)
@@ -47,42 +49,16 @@ struct SupervisedBatch {
             outcomes.append(.inputFailed)
         }
         for note in collection.notes { reporter.diagnostic("snap-poem: warning: \(note)\n") }
-
-        var shard = options.shard
-        if let automatic = options.batch.automaticShard {
-            do throws(SnapPoemError) {
-                shard = try Shard.fromEnvironment(environment, count: automatic.count)
-            } catch {
-                console.writeError("snap-poem: error: \(error.description)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
-                return .usage
-            }
-        }
-        var inputs = collection.inputs
-        let found = inputs.count
-        if let shard { inputs = shard.select(inputs) }
-        if let problem = BatchRun.problemWithSeveral(inputs, options: options) ?? single.clashingDestination(inputs) {
-            console.writeError("snap-poem: error: \(problem)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
-            return .usage
-        }
-        if let output = options.output, output != "-", !options.force, FileManager.default.fileExists(atPath: output) {
-            // Refused before any image is read.
-            single.report(.outputNotWritten(path: output, reason: "the file exists; use --force to replace it"))
-            return .outputFailed
-        }
-        if inputs.isEmpty {
-            if let shard, found > 0 {
-                reporter.diagnostic(
-                    "snap-poem: note: shard \(shard.index)/\(shard.count) has no images (\(found) in all, fewer than \(shard.count) shards)\n"
-                )
-            }
-            return BatchRun.overall(outcomes)
+        let inputs: [BatchInput], shard: Shard?
+        switch selectInputs(single: single, reporter: reporter) {
+        case .finished(let code): return code ?? BatchRun.overall(outcomes)
+        case .selected(let selected, let selectedShard): (inputs, shard) = (selected, selectedShard)
         }
 
         var jobs = inputs.enumerated().map { BatchJob(index: $0.offset, input: $0.element) }
         if let position = jobs.firstIndex(where: { $0.input.isStandardInput }) {
             jobs[position].contents = (try? FileHandle.standardInput.readToEnd()) ?? Data()
         }
-
         var plan = ResumePlan(toRead: jobs)
         var manifest: ManifestWriter?
         if let folder = options.outputDirectory {
@@ -105,26 +81,7 @@ struct SupervisedBatch {
                 reporter.tick()
             }
         }
-        var notStarted: [BatchJob] = []
-        var startFailure: BatchStartFailure?
-        if !plan.toRead.isEmpty {
-            switch WorkerExecutable.locate() {
-            case .failure(let problem):
-                startFailure = BatchStartFailure(message: problem.message, code: ExitCode.ocrUnavailable.rawValue)
-            case .success(let executable):
-                let shape = framesStream || options.export.collectsJSONLines ? BatchWorkerMode.several : BatchWorkerMode.one
-                let command = WorkerCommand(
-                    executable: executable, arguments: [BatchWorkerMode.argument, shape] + arguments, environment: environment)
-                let supervisor = BatchSupervisor(command: command, workers: options.jobs, imageTimeLimit: options.batch.imageTimeLimit)
-                do throws(BatchStartFailure) {
-                    notStarted = try await supervisor.run(plan.toRead) { job, outcome in
-                        await delivery.receive(job, outcome)
-                    }
-                } catch {
-                    startFailure = error
-                }
-            }
-        }
+        let (notStarted, startFailure) = await read(plan.toRead, delivery: delivery)
         ticker.cancel()
         await delivery.flush()
         manifest?.close()
@@ -134,28 +91,93 @@ struct SupervisedBatch {
             }
         }
 
+        // Counting: every input once.
         let result = await delivery.result
         outcomes += result.outcomes
         let cancelled = result.cancelled + notStarted.count
+        var unread = 0
         if let startFailure {
             reporter.error("snap-poem: error: \(startFailure.message)\n")
-            if result.finished == 0 { return ExitCode(rawValue: startFailure.code ?? 69) ?? .ocrUnavailable }
+            let code = ExitCode(rawValue: startFailure.code ?? ExitCode.ocrUnavailable.rawValue) ?? .ocrUnavailable
+            if result.finished == 0 { return code }
+            // Workers stopped starting midway: what they did not read counts as failed.
+            unread = plan.toRead.count - result.finished - notStarted.count
         }
         if cancelled > 0 || Task.isCancelled { outcomes.append(.interrupted) }
         if !Task.isCancelled, cancelled == 0, startFailure == nil {
             outcomes += deliverCollected(result, clipboard: clipboard, reporter: reporter)
         }
-
-        let failed = plan.failed + result.failed + (startFailure == nil ? 0 : plan.toRead.count - result.finished - notStarted.count)
         let summary = BatchSummary(
-            images: inputs.count, written: result.written, partial: result.partial, skipped: plan.skipped, failed: failed,
-            cancelled: cancelled)
+            images: inputs.count, written: result.written, partial: result.partial, skipped: plan.skipped,
+            failed: plan.failed + result.failed + unread, cancelled: cancelled)
         var exitCode = BatchRun.overall(outcomes)
         if let startFailure, exitCode == .success || exitCode == .inputFailed {
-            exitCode = ExitCode(rawValue: startFailure.code ?? 69) ?? .ocrUnavailable
+            exitCode = ExitCode(rawValue: startFailure.code ?? ExitCode.ocrUnavailable.rawValue) ?? .ocrUnavailable
         }
         reporter.end(summary: summary.line, fields: summary.fields(exitCode: exitCode.rawValue))
         return exitCode
+    }
+
+    /// What `selectInputs` found.
+    private enum Selection {
+        /// The inputs to read (at least one), and the shard they came from.
+        case selected([BatchInput], Shard?)
+        /// Nothing to read: end with this code, or with the problems found so far (nil).
+        case finished(ExitCode?)
+    }
+
+    /// This run's inputs: the shard's (`--shard auto` resolved from the environment),
+    /// checked for what only the expanded list can tell, with `--output`'s fate decided.
+    private func selectInputs(single: BatchRun, reporter: BatchReporter) -> Selection {
+        var shard = options.shard
+        if let automatic = options.batch.automaticShard {
+            do throws(SnapPoemError) {
+                shard = try Shard.fromEnvironment(environment, count: automatic.count)
+            } catch {
+                console.writeError("snap-poem: error: \(error.description)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
+                return .finished(.usage)
+            }
+        }
+        let inputs = shard?.select(collection.inputs) ?? collection.inputs
+        if let problem = BatchRun.problemWithSeveral(inputs, options: options) ?? single.clashingDestination(inputs) {
+            console.writeError("snap-poem: error: \(problem)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
+            return .finished(.usage)
+        }
+        if let output = options.output, output != "-", !options.force, FileManager.default.fileExists(atPath: output) {
+            // Refused before any image is read.
+            single.report(.outputNotWritten(path: output, reason: "the file exists; use --force to replace it"))
+            return .finished(.outputFailed)
+        }
+        guard !inputs.isEmpty else {
+            if let shard, !collection.inputs.isEmpty {
+                reporter.diagnostic(
+                    "snap-poem: note: shard \(shard.index)/\(shard.count) has no images (\(collection.inputs.count) in all, fewer than \(shard.count) shards)\n"
+                )
+            }
+            return .finished(nil)
+        }
+        return .selected(inputs, shard)
+    }
+
+    /// Has `jobs` read by supervised workers, each outcome handed to `delivery`. Returns the
+    /// jobs never started (after an interrupt) and why workers could not start, if they could not.
+    private func read(_ jobs: [BatchJob], delivery: SupervisedDelivery) async -> ([BatchJob], BatchStartFailure?) {
+        guard !jobs.isEmpty else { return ([], nil) }
+        let executable: String
+        switch WorkerExecutable.locate() {
+        case .failure(let problem): return ([], BatchStartFailure(message: problem.message, code: ExitCode.ocrUnavailable.rawValue))
+        case .success(let found): executable = found
+        }
+        let shape = framesStream || options.export.collectsJSONLines ? BatchWorkerMode.several : BatchWorkerMode.one
+        let command = WorkerCommand(
+            executable: executable, arguments: [BatchWorkerMode.argument, shape] + arguments, environment: environment)
+        let supervisor = BatchSupervisor(command: command, workers: options.jobs, imageTimeLimit: options.batch.imageTimeLimit)
+        do throws(BatchStartFailure) {
+            let notStarted = try await supervisor.run(jobs) { job, outcome in await delivery.receive(job, outcome) }
+            return (notStarted, nil)
+        } catch {
+            return ([], error)
+        }
     }
 
     /// `--output FILE.jsonl` and `--copy`: what was collected goes out once, at the end.
