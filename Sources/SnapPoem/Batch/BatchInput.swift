@@ -30,6 +30,13 @@ public struct BatchInput: Sendable, Equatable, Hashable {
         self.relativePath = Self.displayName(of: relativeFileSystemPath)
     }
 
+    /// Creates a batch input from names already shown and the bytes to open.
+    init(path: String, relativePath: String, fileSystemPath: [UInt8]) {
+        self.path = path
+        self.relativePath = relativePath
+        self.fileSystemPath = fileSystemPath
+    }
+
     /// Whether this input is standard input.
     public var isStandardInput: Bool { fileSystemPath == [UInt8(ascii: "-")] }
 

@@ -37,10 +37,7 @@ public struct WorkerRequest: Sendable, Equatable, Codable {
 
     /// The input this request names.
     public var input: BatchInput {
-        var input = BatchInput(fileSystemPath: Array(path), relativeFileSystemPath: Array(relativeName.utf8))
-        input.path = name
-        input.relativePath = relativeName
-        return input
+        BatchInput(path: name, relativePath: relativeName, fileSystemPath: Array(path))
     }
 }
 
