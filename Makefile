@@ -10,8 +10,13 @@ SHELL := /bin/bash
 # (benchmark baseline), python3 (the tests' MIME parser and the CER tool).
 APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev tesseract-ocr python3
 SWIFT_BUILD_FLAGS ?=
+# Batches on a real scheduler (make test-deploy, run by make test): a one-node Slurm cluster
+# (slurm-wlm, munge) and kubernetes-validate from PyPI, in a virtualenv (python3-venv).
+DEPLOY_APT_PACKAGES := slurm-wlm munge python3-venv
+# make bench's profile of a batch (perf record).
+BENCH_APT_PACKAGES := linux-perf
 
-.PHONY: demo test bench deps build release clean samples lint format
+.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench test-deploy
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -22,6 +27,12 @@ deps:
 	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $$missing; \
 	fi
+
+deps-deploy:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEPLOY_APT_PACKAGES)"
+
+deps-bench:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
@@ -43,8 +54,16 @@ test: deps lint
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	$(MAKE) --no-print-directory snippets docs examples
+	@$(MAKE) --no-print-directory test-deploy
 
-bench: release
+# The deploy/ files on the real things: deploy/slurm-array.sh submitted to a one-node Slurm
+# cluster that Scripts/slurm-local.sh starts (as root) and stops again, and the Kubernetes
+# Job checked against the Kubernetes schemas, offline.
+test-deploy: deps-deploy build
+	Scripts/slurm-local.sh
+	Scripts/validate-kubernetes.sh
+
+bench: release deps-bench
 	mkdir -p bench-results
 	Scripts/bench.sh | tee bench-results/latest.md
 

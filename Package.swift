@@ -16,9 +16,12 @@ let package = Package(
             pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
         ),
+        // Spawning batch workers (posix_spawn with exact file descriptors): a header-only shim
+        // over calls that Swift's Glibc module hides. Only `SnapPoem`'s Batch/ imports it.
+        .systemLibrary(name: "CProcessControl"),
         .target(
             name: "SnapPoem",
-            dependencies: ["CTesseract"]
+            dependencies: ["CTesseract", "CProcessControl"]
         ),
         // The command line as a library that returns an exit code, so tests run it in-process.
         .target(name: "SnapPoemCLI", dependencies: ["SnapPoem"]),

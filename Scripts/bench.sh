@@ -42,3 +42,13 @@ echo
 "$bin/snap-poem-bench" entry-points --runs "$runs" SampleImages/photo-clean.png \
   SampleImages/formats/stanza-rgb8.png SampleImages/formats/stanza-gray.png SampleImages/formats/stanza-baseline.jpg \
   SampleImages/formats/stanza-palette.png SampleImages/formats/stanza-rgb.tif SampleImages/formats/stanza-gray.jpg
+echo "## Batch throughput: snap-poem vs xargs -P 2 tesseract, and a rerun (median of $runs runs)"
+echo
+# 45 varied images: every page and photo sample, every format, every EXIF orientation.
+batch_images=$(ls SampleImages/*.png SampleImages/*.jpg SampleImages/formats/stanza*.{png,jpg,tif,bmp,gif,pnm,webp} \
+  SampleImages/orientation/*.jpg | grep -v huge-header)
+"$bin/snap-poem-bench" throughput --runs "$runs" $batch_images
+echo
+echo "## Where a batch's CPU time goes (perf record, one run over the same images)"
+echo
+Scripts/profile-batch.sh $batch_images

@@ -29,6 +29,8 @@ struct CommandOptions: Sendable, Equatable {
     var listLanguages = false
     /// `--report`: list each replacement on standard error.
     var report = false
+    /// How a batch runs: resume, worker limits, progress, verbosity (`CommandOptions+Batch.swift`).
+    var batch = BatchOptions()
 
     /// Gives each parsed value its type, checking ranges and consistency.
     init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -54,14 +56,14 @@ struct CommandOptions: Sendable, Equatable {
             }
             self.jobs = jobs
         }
-        if let text = parsed.value("shard") {
+        if let text = parsed.value("shard"), !text.hasPrefix("auto") {
             do throws(SnapPoemError) {
                 shard = try Shard(parsing: text)
             } catch {
                 throw UsageError(message: "Invalid value '\(text)' for '--shard <K/N>': expected K/N with 1 ≤ K ≤ N, e.g. 2/8.")
             }
         }
-        if let output, output != "-", inputs.count > 1 {
+        if let output, output != "-", inputs.count > 1, !ExportRequest.collectsJSONLines(output) {
             throw UsageError(
                 message: "'--output \(output)' takes one image, but \(inputs.count) were given; omit --output to print them all.")
         }
@@ -161,5 +163,6 @@ struct CommandOptions: Sendable, Equatable {
             scan.recognition.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         try bindExport(parsed)
+        try bindBatch(parsed)
     }
 }

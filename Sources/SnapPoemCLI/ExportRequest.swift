@@ -14,6 +14,14 @@ struct ExportRequest: Sendable, Equatable {
     var mailto = false
     /// `--copy`: put the result on the clipboard instead of standard output.
     var copy = false
+    /// `--format jsonl` or `--output FILE.jsonl`: JSON, one line per image, the whole batch
+    /// in one stream or file.
+    var collectsJSONLines = false
+
+    /// Whether an output path asks for JSON Lines by its extension (`.jsonl`).
+    static func collectsJSONLines(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".jsonl")
+    }
 }
 
 extension CommandOptions {
@@ -22,13 +30,19 @@ extension CommandOptions {
     /// `--output` are bound.
     mutating func bindExport(_ parsed: ParsedArguments) throws(UsageError) {
         var request = ExportRequest()
-        let names = ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        let names = ExportFormat.allCases.flatMap { $0 == .json ? ["json", "jsonl"] : [$0.rawValue] }.joined(separator: ", ")
         let writesFile = output.map { $0 != "-" } ?? false
-        if let text = parsed.value("format") {
+        if let text = parsed.value("format"), text.lowercased() == "jsonl" {
+            request.format = .json
+            request.collectsJSONLines = true
+        } else if let text = parsed.value("format") {
             guard let format = ExportFormat(rawValue: text.lowercased()) else {
                 throw UsageError(message: "Invalid value '\(text)' for '--format <FORMAT>': expected one of \(names).")
             }
             request.format = format
+        } else if let output, writesFile, ExportRequest.collectsJSONLines(output) {
+            request.format = .json
+            request.collectsJSONLines = true
         } else if let output, writesFile {
             guard let format = ExportFormat.inferred(fromPath: output) else {
                 throw UsageError(
@@ -43,6 +57,10 @@ extension CommandOptions {
         }
         if request.mailto || request.copy, outputDirectory != nil {
             throw UsageError(message: "'--output-dir' writes files; it cannot be combined with '--mailto' or '--copy'.")
+        }
+        if request.collectsJSONLines, outputDirectory != nil {
+            throw UsageError(
+                message: "'--format jsonl' collects a batch in one stream; with '--output-dir' use '--format json' (one file per image).")
         }
         if request.copy, writesFile {
             throw UsageError(message: "'--copy' and '--output' both take the result; choose one.")

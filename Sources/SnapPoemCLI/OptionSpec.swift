@@ -50,10 +50,42 @@ struct OptionSpec: Sendable, Equatable {
         OptionSpec(
             "jobs", short: "j", value: "N", help: "Read N images at once, one Tesseract engine each (default: the number of cores)."),
         OptionSpec(
-            "shard", value: "K/N", help: "Read only shard K of N of the sorted inputs (round-robin), for running a batch on N machines."),
+            "shard", value: "K/N",
+            help:
+                "Read only shard K of N of the sorted inputs (round-robin), for running a batch on N machines; auto takes K and N from a Slurm job array, auto/N takes K from a Kubernetes Indexed Job."
+        ),
+        OptionSpec(
+            "keep-extension",
+            help: "Name outputs after the whole input name (stanza.jpg -> stanza.jpg.txt), so stanza.jpg and stanza.png never collide."),
+        OptionSpec(
+            "retry-failed",
+            help:
+                "With --output-dir: read again the inputs that failed before. A rerun otherwise skips inputs done or failed with the same file and options."
+        ),
+        OptionSpec(
+            "per-image-limit", value: "SECONDS",
+            help:
+                "In a batch, stop the worker reading one image after SECONDS (reading, decoding and recognition); the image fails, the batch goes on (default: 120)."
+        ),
+        OptionSpec(
+            "worker-memory", value: "MB|none",
+            help: "In a batch, limit each worker process to MB megabytes of address space (default: 4096); none for no limit."),
+        OptionSpec(
+            "progress", value: "WHEN",
+            help: "auto (default: a progress bar when standard error is a terminal), json (JSON Lines events on standard error) or none."),
+        OptionSpec("quiet", short: "q", help: "Report errors only: no warnings, progress or summary."),
+        OptionSpec(
+            "verbose", short: "v", help: "In a batch, also say what became of each image as it finishes, and each one skipped."),
+        OptionSpec(
+            "check-manifests",
+            help:
+                "Read no image: report whether the manifests in --output-dir cover every input exactly once (missing, duplicated, failed); exit 1 if not."
+        ),
         OptionSpec(
             "format", value: "FORMAT",
-            help: "Output format: text, markdown, html, json, eml, hocr, tsv or alto (default: from --output's extension, else text)."),
+            help:
+                "Output format: text, markdown, html, json, jsonl, eml, hocr, tsv or alto (default: from --output's extension, else text); jsonl is JSON, one line per image."
+        ),
         OptionSpec(
             "to", value: "ADDRESSES", help: "Recipients for --format eml and --mailto, comma-separated: a@b.org or 'Name <a@b.org>'."),
         OptionSpec("subject", value: "TEXT", help: "Subject for --format eml and --mailto (default: the poem's title)."),

@@ -33,7 +33,7 @@ public enum SnapPoemCommand {
         if options.listLanguages {
             return listLanguages(options, console: console).rawValue
         }
-        return await BatchRun(options: options, console: console, environment: environment).run().rawValue
+        return await BatchCommand.run(options: options, arguments: arguments, console: console, environment: environment).rawValue
     }
 
     /// `--list-langs`: the languages of the tessdata folder that would be used, one a line.
@@ -133,8 +133,9 @@ struct BatchRun {
             return "'--save-preprocessed \(path)' takes one image, but \(inputs.count) were found."
         }
         guard options.outputDirectory == nil else { return nil }
-        if let output = options.output, output != "-" {
-            return "'--output \(output)' takes one image, but \(inputs.count) were found; use '--output-dir DIR' for several."
+        if let output = options.output, output != "-", !options.export.collectsJSONLines {
+            return
+                "'--output \(output)' takes one image, but \(inputs.count) were found; use '--output-dir DIR' for several, or '--output FILE.jsonl' for one JSON Lines file."
         }
         if !options.export.format.allowsSeveralPoemsInOneStream {
             return
@@ -151,7 +152,8 @@ struct BatchRun {
         for input in inputs {
             guard let destination = destination(for: input) else { continue }
             if let earlier = seen[destination] {
-                return "'\(earlier)' and '\(input.path)' would both be written to '\(destination)'; rename one, or run them separately."
+                return
+                    "'\(earlier)' and '\(input.path)' would both be written to '\(destination)'; add '--keep-extension' to name outputs after whole input names."
             }
             seen[destination] = input.path
         }
@@ -169,7 +171,7 @@ struct BatchRun {
 
     /// Reports one finished input and renders its export; returns the outcome and the bytes
     /// to deliver (nil when the image failed).
-    func finish(_ result: BatchResult, isFirst: Bool, several: Bool) -> (ExitCode, Data?) {
+    func finish(_ result: BatchResult, several: Bool) -> (ExitCode, Data?) {
         let input = result.input.path
         let poem: ScannedPoem
         switch result.outcome {
@@ -198,7 +200,7 @@ struct BatchRun {
             .write(to: console, listingChanges: options.report)
         let data: Data
         do throws(SnapPoemError) {
-            data = try render(poem, displayName: displayName, isFirst: isFirst, several: several)
+            data = try render(poem, displayName: displayName, several: several)
         } catch {
             report(error)
             return (.outputFailed, nil)
@@ -218,7 +220,8 @@ struct BatchRun {
     /// or nil for standard output (or the clipboard).
     func destination(for input: BatchInput) -> String? {
         if let folder = options.outputDirectory {
-            let base = input.path == "-" ? "stdin" : (input.relativePath as NSString).deletingPathExtension
+            let name = options.batch.keepsExtension ? input.relativePath : (input.relativePath as NSString).deletingPathExtension
+            let base = input.path == "-" ? "stdin" : name
             // Only a path below the folder is kept; one that is absolute or climbs out with
             // `..` is reduced to its file name, so nothing is written outside DIR.
             let parts = base.split(separator: "/")
@@ -232,9 +235,9 @@ struct BatchRun {
     }
 
     /// The bytes for one poem as the command line asks: a `mailto:` URL, or the export in
-    /// `--format`. With several images on one stream, text gets `==> name <==` headers,
-    /// Markdown documents are separated by a rule, and JSON is written as JSON Lines.
-    private func render(_ poem: ScannedPoem, displayName: String, isFirst: Bool, several: Bool) throws(SnapPoemError) -> Data {
+    /// `--format`. With several images on one stream, JSON is written as JSON Lines (the
+    /// headers and rules between poems are added as they are delivered, `StreamFraming`).
+    private func render(_ poem: ScannedPoem, displayName: String, several: Bool) throws(SnapPoemError) -> Data {
         let request = options.export
         if request.mailto {
             let url = MailtoLink.url(for: poem, to: request.to, subject: request.subject)
@@ -245,7 +248,7 @@ struct BatchRun {
             }
             return Data((url + "\n").utf8)
         }
-        let oneStream = several && options.outputDirectory == nil
+        let oneStream = (several && options.outputDirectory == nil) || request.collectsJSONLines
         var exportOptions = ExportOptions(
             languageTag: LanguageTag.forTesseract(options.scan.engine.languages), jsonLayout: oneStream ? .jsonLines : .pretty)
         if request.format == .eml {
@@ -253,13 +256,7 @@ struct BatchRun {
                 to: request.to, subject: request.subject, date: Date(), timeZone: .current,
                 messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
         }
-        let data = try poem.exported(as: request.format, options: exportOptions)
-        guard oneStream else { return data }
-        switch request.format {
-        case .text: return Data(((isFirst ? "" : "\n") + "==> \(displayName) <==\n").utf8) + data
-        case .markdown where !isFirst: return Data("\n---\n\n".utf8) + data
-        default: return data
-        }
+        return try poem.exported(as: request.format, options: exportOptions)
     }
 
     func report(_ error: SnapPoemError) {
@@ -309,7 +306,7 @@ actor Delivery {
     }
 
     private func deliver(_ result: BatchResult) {
-        let (outcome, data) = run.finish(result, isFirst: !delivered, several: inputs.count > 1)
+        let (outcome, data) = run.finish(result, several: inputs.count > 1)
         outcomes.append(outcome)
         guard let data else { return }
         delivered = true

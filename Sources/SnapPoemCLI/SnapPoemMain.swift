@@ -7,6 +7,10 @@ public enum SnapPoemMain {
     /// Runs `snap-poem` with the process's arguments and returns its exit code.
     public static func run() async -> Int32 {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == BatchWorkerMode.argument {
+            // A batch worker: its supervisor decides about signals and stops it itself.
+            return await BatchWorkerMode.run(Array(arguments.dropFirst()))
+        }
         let task = Task { await SnapPoemCommand.run(arguments) }
         var sources: [DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {

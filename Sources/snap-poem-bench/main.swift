@@ -6,6 +6,7 @@
 //   snap-poem-bench timeout [--runs N] IMAGE...  how far past the time limit recognition returns
 //   snap-poem-bench memory [--runs N] IMAGE...   resident memory over N scans with one scanner
 //   snap-poem-bench entry-points [--runs N] IMAGE BATCH-IMAGE...  URL/Data/batch sequences vs the calls they wrap
+//   snap-poem-bench throughput [--runs N] IMAGE...  a batch vs xargs -P 2 tesseract; a rerun
 //
 // Each figure is the median of N runs; the comparison alternates the two commands run by run
 // so that machine noise hits both alike, and reports their ratio.
@@ -202,6 +203,7 @@ do {
     case "memory": try await memory(images: arguments, count: runs)
     case "quality": try await quality(arguments: arguments)
     case "entry-points": try await entryPoints(arguments: arguments, runs: runs)
+    case "throughput": try throughput(images: arguments, runs: runs)
     default:
         FileHandle.standardError.write(Data("snap-poem-bench: unknown mode '\(mode)'\n".utf8))
         exit(64)

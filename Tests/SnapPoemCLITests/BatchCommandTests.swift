@@ -30,7 +30,7 @@ struct BatchCommandTests {
         #expect(headers == ["==> \(folder.path)/a.png <==", "==> \(folder.path)/sub/b.jpg <=="])
         #expect(one.output.components(separatedBy: "Alex!").count - 1 == 2)
         #expect(one.error.contains("snap-poem: error: \(folder.path)/c.png: the file is empty"))
-        #expect(one.error.hasSuffix("snap-poem: 3 images: 2 read, 1 failed\n"))
+        #expect(one.error.hasSuffix("snap-poem: 3 images: 2 written, 0 skipped (done before), 1 failed, 0 cancelled\n"))
     }
 
     @Test("--output-dir writes one file per image, mirroring the tree, and keeps existing files without --force")
@@ -45,7 +45,7 @@ struct BatchCommandTests {
         #expect(run.status == 1)
         #expect(run.output.isEmpty)
         let written = try FileManager.default.subpathsOfDirectory(atPath: results.path).sorted()
-        #expect(written == ["a.json", "sub", "sub/b.json"])
+        #expect(written == ["a.json", "manifest.jsonl", "sub", "sub/b.json"])
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: results.appendingPathComponent("a.json")))
         #expect(document is [String: Any])
         let again = try await BinaryRun.run([folder.appendingPathComponent("a.png").path, "--output-dir", results.path, "--format", "json"])

@@ -109,7 +109,7 @@ struct EndToEndTests {
             batch.error.split(separator: "\n") == [
                 "snap-poem: error: \(missing): no such file",
                 "snap-poem: error: \(empty): the file is empty (0 bytes), not an image",
-                "snap-poem: 3 images: 1 read, 2 failed",
+                "snap-poem: 3 images: 1 written, 0 skipped (done before), 2 failed, 0 cancelled",
             ])
     }
 

@@ -34,11 +34,11 @@ struct ExportCommandLineTests {
         arguments: [
             (
                 ["L.png", "--format", "pdf"],
-                "Invalid value 'pdf' for '--format <FORMAT>': expected one of text, markdown, html, json, eml, hocr, tsv, alto."
+                "Invalid value 'pdf' for '--format <FORMAT>': expected one of text, markdown, html, json, jsonl, eml, hocr, tsv, alto."
             ),
             (
                 ["L.png", "-o", "poem.doc"],
-                "Cannot tell the format of '--output poem.doc' from its extension; add '--format <FORMAT>' (text, markdown, html, json, eml, hocr, tsv, alto)."
+                "Cannot tell the format of '--output poem.doc' from its extension; add '--format <FORMAT>' (text, markdown, html, json, jsonl, eml, hocr, tsv, alto)."
             ),
             (
                 ["L.png", "--mailto", "--format", "json"],
@@ -180,7 +180,8 @@ struct ExportEndToEndTests {
         #expect(result.status == 1)
         #expect(
             result.error == "snap-poem: error: \(missing): no such file\n"
-                + "snap-poem: warning: \(french): 'Lenore' not found\n" + "snap-poem: 3 images: 2 read, 1 failed\n")
+                + "snap-poem: warning: \(french): 'Lenore' not found\n"
+                + "snap-poem: 3 images: 2 written, 0 skipped (done before), 1 failed, 0 cancelled\n")
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 2)
         let documents = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }

@@ -1,18 +1,44 @@
 import Foundation
 
-/// One image of a batch: where it is, and the name it goes by in outputs.
+/// One image of a batch: where it is, and the name it goes by in outputs and messages.
+///
+/// Linux file names are bytes, not text: a name written on another system may not be valid
+/// UTF-8. `fileSystemPath` keeps the exact bytes to open; `path` and `relativePath` are the
+/// same names for people, with each byte that is not part of valid UTF-8 shown as `\xNN`
+/// (`café` written in Latin-1 becomes `caf\xE9`). Outputs are named after `relativePath`.
 public struct BatchInput: Sendable, Equatable, Hashable {
-    /// The path to read (`-` for standard input).
+    /// The path as shown in messages and results (`-` for standard input).
     public var path: String
     /// The path relative to the folder it was found in (its own path for a file named
     /// directly); outputs in `--output-dir` mirror it.
     public var relativePath: String
+    /// The exact bytes of the path, as the file system has them; what is opened.
+    public var fileSystemPath: [UInt8]
 
-    /// Creates a batch input.
+    /// Creates a batch input for a path given as text.
     public init(path: String, relativePath: String? = nil) {
         self.path = path
         self.relativePath = relativePath ?? path
+        self.fileSystemPath = Array(path.utf8)
     }
+
+    /// Creates a batch input from the bytes of a path and of its part below the folder it
+    /// was found in; the displayed names are derived with `displayName(of:)`.
+    public init(fileSystemPath: [UInt8], relativeFileSystemPath: [UInt8]) {
+        self.fileSystemPath = fileSystemPath
+        self.path = Self.displayName(of: fileSystemPath)
+        self.relativePath = Self.displayName(of: relativeFileSystemPath)
+    }
+
+    /// Creates a batch input from names already shown and the bytes to open.
+    init(path: String, relativePath: String, fileSystemPath: [UInt8]) {
+        self.path = path
+        self.relativePath = relativePath
+        self.fileSystemPath = fileSystemPath
+    }
+
+    /// Whether this input is standard input.
+    public var isStandardInput: Bool { fileSystemPath == [UInt8(ascii: "-")] }
 
     /// File name extensions taken from folders (case-insensitive); files named directly are
     /// read whatever their name, since formats are recognised from their bytes.
@@ -22,80 +48,51 @@ public struct BatchInput: Sendable, Equatable, Hashable {
 
     /// Expands the command line's arguments: a file stays as it is (even a missing one, so
     /// that its error is reported in turn), a folder becomes every image below it, in sorted
-    /// order, hidden files and folders skipped.
+    /// order, hidden files and folders skipped, symbolic links followed.
     ///
-    /// - Throws: `SnapPoemError.unreadableFile` for a folder that cannot be listed.
+    /// `InputCollection.collect(_:)` gives the same inputs together with what was noticed on
+    /// the way (link loops, folders without images).
+    ///
+    /// - Throws: the first problem `InputCollection` found (a folder that cannot be listed or
+    ///   holds no image).
     public static func collect(_ arguments: [String]) throws(SnapPoemError) -> [BatchInput] {
-        var inputs: [BatchInput] = []
-        for argument in arguments {
-            var isDirectory: ObjCBool = false
-            guard argument != "-", FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            else {
-                inputs.append(BatchInput(path: argument))
-                continue
-            }
-            inputs.append(contentsOf: try images(inFolder: argument))
-        }
-        return inputs
+        let collection = InputCollection.collect(arguments)
+        if let problem = collection.problems.first { throw problem }
+        return collection.inputs
     }
 
-    private static func images(inFolder folder: String) throws(SnapPoemError) -> [BatchInput] {
-        let root = URL(fileURLWithPath: folder)
-        guard
-            let enumerator = FileManager.default.enumerator(
-                at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                options: [.skipsHiddenFiles, .skipsPackageDescendants])
-        else {
-            throw .unreadableFile(path: folder, reason: "the folder cannot be listed")
+    /// A file name or path for people: valid UTF-8 as it is, every other byte as `\xNN`.
+    public static func displayName(of bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var result = ""
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length: Int =
+                switch lead {
+                case 0x00...0x7F: 1
+                case 0xC2...0xDF: 2
+                case 0xE0...0xEF: 3
+                case 0xF0...0xF4: 4
+                default: 0
+                }
+            if length > 0, index + length <= bytes.count,
+                let scalarText = String(validating: bytes[index..<(index + length)], as: UTF8.self)
+            {
+                result += scalarText
+                index += length
+            } else {
+                result += "\\x" + String(lead, radix: 16, uppercase: true).leftPadded(to: 2, with: "0")
+                index += 1
+            }
         }
-        var found: [BatchInput] = []
-        let rootPath = root.standardizedFileURL.path
-        for case let url as URL in enumerator {
-            guard imageExtensions.contains(url.pathExtension.lowercased()),
-                (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
-            else { continue }
-            let full = url.standardizedFileURL.path
-            var relative = full.hasPrefix(rootPath + "/") ? String(full.dropFirst(rootPath.count + 1)) : url.lastPathComponent
-            if relative.isEmpty { relative = url.lastPathComponent }
-            let shown = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
-            found.append(BatchInput(path: shown, relativePath: relative))
-        }
-        return found.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        return result
     }
 }
 
-/// A part of a batch for one machine: shard `index` (1-based) of `count`.
-///
-/// Inputs are dealt round-robin in their sorted order, so every input belongs to exactly one
-/// shard, the shards differ in size by at most one, and any scheduler that runs
-/// `--shard 1/N` … `--shard N/N` (one per machine or job) covers the whole batch.
-public struct Shard: Sendable, Equatable {
-    /// Which shard, from 1 to `count`.
-    public let index: Int
-    /// How many shards there are.
-    public let count: Int
-
-    /// Creates a shard; `index` must be in 1...count.
-    public init(index: Int, count: Int) throws(SnapPoemError) {
-        guard count >= 1, (1...count).contains(index) else {
-            throw .invalidOption(option: "--shard", reason: "'\(index)/\(count)' must be K/N with 1 ≤ K ≤ N")
-        }
-        self.index = index
-        self.count = count
-    }
-
-    /// Parses `K/N`, e.g. `2/8`.
-    public init(parsing text: String) throws(SnapPoemError) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
-            throw .invalidOption(option: "--shard", reason: "'\(text)' is not K/N, e.g. 2/8")
-        }
-        try self.init(index: index, count: count)
-    }
-
-    /// The inputs of this shard, in their original order.
-    public func select<T>(_ inputs: [T]) -> [T] {
-        inputs.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+extension String {
+    /// The string with `character` added in front up to `width` characters.
+    func leftPadded(to width: Int, with character: Character) -> String {
+        count >= width ? self : String(repeating: character, count: width - count) + self
     }
 }

@@ -9,11 +9,23 @@ public struct BatchResult: Sendable {
     public var input: BatchInput
     /// The poem, or why it could not be read.
     public var outcome: Result<ScannedPoem, SnapPoemError>
+
+    /// Creates a result.
+    public init(index: Int, input: BatchInput, outcome: Result<ScannedPoem, SnapPoemError>) {
+        self.index = index
+        self.input = input
+        self.outcome = outcome
+    }
 }
 
-/// Reads many images in parallel: `workers` scanners, each with its own Tesseract engine,
-/// take the next input as they become free. Parallelism is across images, never inside one
-/// (Tesseract's OpenMP threads are switched off), which is what scales on a small machine.
+/// Reads many images in parallel in this process: `workers` scanners, each with its own
+/// Tesseract engine, take the next input as they become free. Parallelism is across images,
+/// never inside one (Tesseract's OpenMP threads are switched off), which is what scales on a
+/// small machine.
+///
+/// Everything runs in the calling process, so a crash in a C library while reading one
+/// image ends the whole batch. The `snap-poem` command runs batches through
+/// `BatchSupervisor` instead, with each image read in a worker process.
 public struct BatchScanner: Sendable {
     /// What each scan does.
     public var configuration: ScanConfiguration

@@ -42,6 +42,12 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The poem from `path` cannot be exported as `format` (e.g. the scan did not record the
     /// Tesseract rendering the format wraps).
     case exportFailed(path: String, format: String, reason: String)
+    /// A folder named as an input holds no image (by extension) at all.
+    case noImagesInFolder(path: String)
+    /// The batch worker reading `path` died or was stopped: `reason` says how (`worker
+    /// crashed: signal 4 (SIGILL)`, `over the per-image limit of 120 s`). Only that image is
+    /// lost; the batch goes on with a fresh worker.
+    case workerFailed(path: String, reason: String)
 
     /// A one-line, human-readable explanation naming the file (or option) and the problem.
     public var description: String {
@@ -81,6 +87,10 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): output not written (\(reason)); nothing was left behind"
         case .exportFailed(let path, let format, let reason):
             return "\(path): cannot export as \(format) (\(reason))"
+        case .noImagesInFolder(let path):
+            return "\(path): no images in this folder (looked for .png, .jpg, .tif, .webp, .bmp, .gif, .pnm, .jp2 files)"
+        case .workerFailed(let path, let reason):
+            return "\(path): \(reason)"
         }
     }
 }

@@ -1,0 +1,180 @@
+import Foundation
+
+/// The inputs of a batch, expanded from the command line's arguments, with everything that
+/// was noticed on the way, so that nothing is skipped without a word.
+///
+/// - A file argument stays as it is, even a missing one: its error is reported in turn.
+/// - A folder argument becomes every image below it (by extension, `imageExtensions`), in
+///   sorted byte order of the path below the folder, hidden files and folders skipped.
+/// - Names are read as bytes (`opendir`/`readdir`), so a name that is not valid UTF-8 is
+///   read like any other (and shown with `\xNN` escapes).
+/// - Symbolic links are followed, to files and to folders. A link to a folder above it (a
+///   loop) is not followed and is noted once; a folder reached a second time through
+///   another link is not read again and is noted. A link whose target is missing but whose
+///   name is an image's becomes an input, so that it fails with its own error.
+/// - A folder argument that holds no image at all is a problem naming it; a folder that
+///   cannot be listed is one too.
+public struct InputCollection: Sendable {
+    /// Every input, in order: arguments as given, each folder's images sorted.
+    public var inputs: [BatchInput]
+    /// Folders that could not be listed or hold no image (`SnapPoemError.unreadableFile`,
+    /// `.noImagesInFolder`), one per folder.
+    public var problems: [SnapPoemError]
+    /// Things skipped on purpose that a person should know about: link loops, folders
+    /// reached twice. One line each, naming the path.
+    public var notes: [String]
+    /// Whether any argument was a folder (a folder stands for a batch even when it holds a
+    /// single image).
+    public var hasFolderArgument: Bool
+
+    /// Expands `arguments`; never throws: problems are collected.
+    public static func collect(_ arguments: [String]) -> InputCollection {
+        var collection = InputCollection(inputs: [], problems: [], notes: [], hasFolderArgument: false)
+        for argument in arguments {
+            let bytes = Array(argument.utf8)
+            guard argument != "-", let status = FileStatus(path: bytes, following: true), status.isDirectory else {
+                collection.inputs.append(BatchInput(path: argument))
+                continue
+            }
+            collection.hasFolderArgument = true
+            var walk = FolderWalk(root: bytes, shownRoot: argument)
+            walk.run(rootIdentity: status.identity)
+            if let problem = walk.problem {
+                collection.problems.append(problem)
+            } else if walk.found.isEmpty {
+                collection.problems.append(.noImagesInFolder(path: argument))
+            }
+            collection.notes += walk.notes
+            collection.inputs += walk.found.sorted { $0.relative.lexicographicallyPrecedes($1.relative) }.map {
+                BatchInput(fileSystemPath: $0.full, relativeFileSystemPath: $0.relative)
+            }
+        }
+        return collection
+    }
+}
+
+/// `stat`/`lstat` of a path given as bytes: the facts the walk needs.
+struct FileStatus {
+    /// Device and inode: what identifies a folder however it is reached.
+    struct Identity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    let isDirectory: Bool
+    let isSymbolicLink: Bool
+    let identity: Identity
+
+    /// Nil when the path cannot be examined; `errno` says why.
+    init?(path: [UInt8], following: Bool) {
+        var info = stat()
+        let result = (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { following ? stat($0.baseAddress!, &info) : lstat($0.baseAddress!, &info) }
+        }
+        guard result == 0 else { return nil }
+        isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+        isSymbolicLink = (info.st_mode & S_IFMT) == S_IFLNK
+        identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+}
+
+/// One folder argument's walk, depth first.
+private struct FolderWalk {
+    let root: [UInt8]
+    let shownRoot: String
+    var found: [(full: [UInt8], relative: [UInt8])] = []
+    var notes: [String] = []
+    var problem: SnapPoemError?
+    private var visited: [FileStatus.Identity: [UInt8]] = [:]
+
+    init(root: [UInt8], shownRoot: String) {
+        self.root = root
+        self.shownRoot = shownRoot
+    }
+
+    mutating func run(rootIdentity: FileStatus.Identity) {
+        visited[rootIdentity] = []
+        walk(relative: [], ancestors: [rootIdentity], isRoot: true)
+    }
+
+    private func full(_ relative: [UInt8]) -> [UInt8] {
+        guard !relative.isEmpty else { return root }
+        return root.last == UInt8(ascii: "/") ? root + relative : root + [UInt8(ascii: "/")] + relative
+    }
+
+    private func shown(_ relative: [UInt8]) -> String {
+        BatchInput.displayName(of: full(relative))
+    }
+
+    private mutating func walk(relative: [UInt8], ancestors: [FileStatus.Identity], isRoot: Bool) {
+        let names: [[UInt8]]
+        switch Self.list(full(relative)) {
+        case .listed(let listed): names = listed
+        case .failed(let code):
+            let reason = String(cString: strerror(code)).lowercased()
+            if isRoot {
+                problem = .unreadableFile(path: shownRoot, reason: "the folder cannot be listed: \(reason)")
+            } else {
+                notes.append("\(shown(relative)): folder skipped, it cannot be listed (\(reason))")
+            }
+            return
+        }
+        for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) where name.first != UInt8(ascii: ".") {
+            let child = relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name
+            let path = full(child)
+            guard let linkStatus = FileStatus(path: path, following: false) else { continue }
+            guard let status = FileStatus(path: path, following: true) else {
+                // A link that leads nowhere: a loop of links is noted; a dangling link with an
+                // image's name is an input that will fail with its own message.
+                if errno == ELOOP {
+                    notes.append("\(shown(child)): symbolic link loop, not followed")
+                } else if linkStatus.isSymbolicLink, Self.hasImageExtension(name) {
+                    found.append((path, child))
+                }
+                continue
+            }
+            if status.isDirectory {
+                if ancestors.contains(status.identity) {
+                    notes.append("\(shown(child)): symbolic link to a folder above it (a loop), not followed")
+                } else if let earlier = visited[status.identity] {
+                    notes.append("\(shown(child)): the same folder as \(shown(earlier)), read once")
+                } else {
+                    visited[status.identity] = child
+                    walk(relative: child, ancestors: ancestors + [status.identity], isRoot: false)
+                }
+            } else if Self.hasImageExtension(name) {
+                found.append((path, child))
+            }
+        }
+    }
+
+    private enum Listing {
+        case listed([[UInt8]])
+        case failed(errno: Int32)
+    }
+
+    /// The names in a folder (without `.` and `..`), or the `errno` of the failure.
+    private static func list(_ folder: [UInt8]) -> Listing {
+        let stream = (folder + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
+        }
+        guard let stream else { return .failed(errno: errno) }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            names.append(name)
+        }
+        return .listed(names)
+    }
+
+    private static func hasImageExtension(_ name: [UInt8]) -> Bool {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
+        let suffix = name[(dot + 1)...].map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+        guard let text = String(validating: suffix, as: UTF8.self) else { return false }
+        return BatchInput.imageExtensions.contains(text)
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+
+/// One line of a batch manifest (`OUT/manifest.jsonl`): what happened to one input, as
+/// described key by key in `Docs/batches.md`.
+///
+/// Every key is written on every line, `null` where there is no value, in alphabetical
+/// order, so that `jq` filters and line-oriented tools see one shape. New keys may be added within a
+/// version; renaming or removing one raises `schemaVersion`.
+public struct ManifestEntry: Sendable, Equatable, Codable {
+    /// The version of this layout that this type writes.
+    public static let currentSchemaVersion = 1
+
+    /// What happened to an input.
+    public enum Status: String, Sendable, Equatable, Codable, CaseIterable {
+        /// Read and its output written.
+        case ok
+        /// Not read, or its output not written; `error` says why.
+        case failed
+        /// Read until `--timeout` stopped recognition; the partial text was written.
+        case timedOut = "timed-out"
+        /// Interrupted while it was being read; nothing was written for it.
+        case cancelled
+        /// Not read again: done before with the same content and options, output present.
+        case skipped
+
+        /// Whether the input's output is in place from this or an earlier run.
+        public var isDone: Bool { self == .ok || self == .skipped || self == .timedOut }
+    }
+
+    /// Which side of a failure was at fault, which decides whether a rerun tries again.
+    public enum Failure: String, Sendable, Equatable, Codable {
+        /// The input could not be read, decoded or recognised (a worker crash or the
+        /// per-image limit included): the same bytes would most likely fail again, so a rerun
+        /// tries only with `--retry-failed`.
+        case input
+        /// The output could not be written (it existed, permission, disk full): a rerun tries
+        /// again by itself.
+        case output
+    }
+
+    /// Milliseconds spent on one input, as measured by the worker.
+    public struct Timings: Sendable, Equatable, Codable {
+        /// Reading the file and decoding the image.
+        public var decodeMs: Int
+        /// Preprocessing, orientation detection included.
+        public var preprocessMs: Int
+        /// Tesseract's layout analysis and recognition.
+        public var recognizeMs: Int
+        /// Find/replace.
+        public var personalizeMs: Int
+        /// The worker's whole time on the input, rendering included.
+        public var totalMs: Int
+
+        /// Creates a timing record.
+        public init(decodeMs: Int, preprocessMs: Int, recognizeMs: Int, personalizeMs: Int, totalMs: Int) {
+            self.decodeMs = decodeMs
+            self.preprocessMs = preprocessMs
+            self.recognizeMs = recognizeMs
+            self.personalizeMs = personalizeMs
+            self.totalMs = totalMs
+        }
+    }
+
+    /// `schemaVersion`: 1.
+    public var schemaVersion: Int
+    /// `input`: the path relative to the folder argument it was found in (as given, for a
+    /// file named directly); the key that identifies the input across runs.
+    public var input: String
+    /// `path`: the path as it was read.
+    public var path: String
+    /// `contentHash`: `sha256:` and the hex digest of the bytes read; null when the file
+    /// could not be read.
+    public var contentHash: String?
+    /// `optionsHash`: `sha256:` digest of everything that shapes the output (options,
+    /// replacement files, versions); see `Docs/batches.md`.
+    public var optionsHash: String
+    /// `status`: `ok`, `failed`, `timed-out`, `cancelled` or `skipped`.
+    public var status: Status
+    /// `error`: the one-line reason, for `failed` (and `cancelled`).
+    public var error: String?
+    /// `failure`: `input` or `output`, for `failed`.
+    public var failure: Failure?
+    /// `output`: the output file, relative to the output folder.
+    public var output: String?
+    /// `outputHash`: digest of the output file as written, so a later run can tell its own
+    /// untouched output from a file someone changed.
+    public var outputHash: String?
+    /// `meanConfidence`: Tesseract's mean word confidence, 0–100.
+    public var meanConfidence: Int?
+    /// `hasText`: whether any word was found.
+    public var hasText: Bool?
+    /// `coverage`: the warning that text was left unread, if any (reserved: always null in
+    /// this version).
+    public var coverage: String?
+    /// `warnings`: the warnings reported for the input (one line each, without prefix).
+    public var warnings: [String]
+    /// `messages`: what the image libraries printed while reading it (`libpng error: …`,
+    /// `Premature end of JPEG file`), captured from the worker.
+    public var messages: [String]
+    /// `timings`: where the time went; null when nothing was read.
+    public var timings: Timings?
+    /// `finishedAt`: when the line was written, ISO 8601 in UTC.
+    public var finishedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, input, path, contentHash, optionsHash, status, error, failure, output, outputHash
+        case meanConfidence, hasText, coverage, warnings, messages, timings, finishedAt
+    }
+
+    /// Creates an entry stamped with the current time.
+    public init(
+        input: String, path: String, contentHash: String?, optionsHash: String, status: Status, error: String? = nil,
+        failure: Failure? = nil, output: String? = nil, outputHash: String? = nil, meanConfidence: Int? = nil, hasText: Bool? = nil,
+        warnings: [String] = [], messages: [String] = [], timings: Timings? = nil, finishedAt: Date = Date()
+    ) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.input = input
+        self.path = path
+        self.contentHash = contentHash
+        self.optionsHash = optionsHash
+        self.status = status
+        self.error = error
+        self.failure = failure
+        self.output = output
+        self.outputHash = outputHash
+        self.meanConfidence = meanConfidence
+        self.hasText = hasText
+        self.coverage = nil
+        self.warnings = warnings
+        self.messages = messages
+        self.timings = timings
+        self.finishedAt = Self.timestamp(finishedAt)
+    }
+
+    /// Reads an entry; `warnings` and `messages` may be absent, everything else as written.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        input = try container.decode(String.self, forKey: .input)
+        path = try container.decode(String.self, forKey: .path)
+        contentHash = try container.decodeIfPresent(String.self, forKey: .contentHash)
+        optionsHash = try container.decode(String.self, forKey: .optionsHash)
+        status = try container.decode(Status.self, forKey: .status)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        failure = try container.decodeIfPresent(Failure.self, forKey: .failure)
+        output = try container.decodeIfPresent(String.self, forKey: .output)
+        outputHash = try container.decodeIfPresent(String.self, forKey: .outputHash)
+        meanConfidence = try container.decodeIfPresent(Int.self, forKey: .meanConfidence)
+        hasText = try container.decodeIfPresent(Bool.self, forKey: .hasText)
+        coverage = try container.decodeIfPresent(String.self, forKey: .coverage)
+        warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
+        messages = try container.decodeIfPresent([String].self, forKey: .messages) ?? []
+        timings = try container.decodeIfPresent(Timings.self, forKey: .timings)
+        finishedAt = try container.decode(String.self, forKey: .finishedAt)
+    }
+
+    /// Writes every key, `null` for absent values.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(input, forKey: .input)
+        try container.encode(path, forKey: .path)
+        try container.encode(contentHash, forKey: .contentHash)
+        try container.encode(optionsHash, forKey: .optionsHash)
+        try container.encode(status, forKey: .status)
+        try container.encode(error, forKey: .error)
+        try container.encode(failure, forKey: .failure)
+        try container.encode(output, forKey: .output)
+        try container.encode(outputHash, forKey: .outputHash)
+        try container.encode(meanConfidence, forKey: .meanConfidence)
+        try container.encode(hasText, forKey: .hasText)
+        try container.encode(coverage, forKey: .coverage)
+        try container.encode(warnings, forKey: .warnings)
+        try container.encode(messages, forKey: .messages)
+        try container.encode(timings, forKey: .timings)
+        try container.encode(finishedAt, forKey: .finishedAt)
+    }
+
+    /// The line as written to the manifest: compact JSON with keys in alphabetical order
+    /// (as in the JSON export), and a newline.
+    public var line: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, integers, booleans and nulls only: encoding cannot fail.
+        do {
+            var data = try encoder.encode(self)
+            data.append(0x0A)
+            return data
+        } catch {
+            preconditionFailure("encoding a ManifestEntry failed: \(error)")
+        }
+    }
+
+    /// `finishedAt`'s form: ISO 8601 in UTC to the second, `2026-12-01T12:34:56Z`.
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}

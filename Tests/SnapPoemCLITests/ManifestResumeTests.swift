@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@Suite("Batches with --output-dir: the manifest, resuming, the summary")
+struct ManifestResumeTests {
+    static let keys: Set<String> = [
+        "schemaVersion", "input", "path", "contentHash", "optionsHash", "status", "error", "failure", "output", "outputHash",
+        "meanConfidence", "hasText", "coverage", "warnings", "messages", "timings", "finishedAt",
+    ]
+
+    @Test("A manifest line per input with every key; a rerun reads nothing and says so; --retry-failed reads the failure again")
+    func manifestAndRerun() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small, "sub/b.png": BatchFixtures.stanza, "c.png": ""])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let first = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "2"])
+        #expect(first.status == 1)
+        #expect(first.error.hasSuffix("snap-poem: 3 images: 2 written, 0 skipped (done before), 1 failed, 0 cancelled\n"), "\(first.error)")
+        let manifest = try BatchFixtures.manifest(output)
+        #expect(Set(manifest.keys) == ["a.jpg", "sub/b.png", "c.png"])
+        for entry in manifest.values { #expect(Set(entry.keys) == Self.keys) }
+        let a = try #require(manifest["a.jpg"])
+        #expect(a["status"] as? String == "ok")
+        #expect(a["output"] as? String == "a.txt")
+        #expect(a["path"] as? String == input.path + "/a.jpg")
+        #expect(a["coverage"] is NSNull)
+        #expect(a["contentHash"] as? String == "sha256:" + (try Self.sha256sum(BatchFixtures.small)))
+        #expect((a["meanConfidence"] as? Int ?? 0) > 50)
+        let text = try String(contentsOf: output.appendingPathComponent("a.txt"), encoding: .utf8)
+        #expect(a["outputHash"] as? String == "sha256:" + (try Self.sha256sum(output.appendingPathComponent("a.txt").path)))
+        #expect(manifest["sub/b.png"]?["output"] as? String == "sub/b.txt")
+        let c = try #require(manifest["c.png"])
+        #expect(c["status"] as? String == "failed")
+        #expect(c["failure"] as? String == "input")
+        #expect(c["error"] as? String == "\(input.path)/c.png: the file is empty (0 bytes), not an image")
+
+        let written =
+            try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("a.txt").path)[.modificationDate] as? Date
+        let second = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "2"])
+        #expect(second.status == 1)
+        #expect(
+            second.error == "snap-poem: error: \(input.path)/c.png: the file is empty (0 bytes), not an image"
+                + " (failed before; not read again without --retry-failed)\n"
+                + "snap-poem: 3 images: 0 written, 2 skipped (done before), 1 failed, 0 cancelled\n")
+        let again = try BatchFixtures.manifest(output)
+        #expect(again["a.jpg"]?["status"] as? String == "skipped")
+        #expect(again["a.jpg"]?["outputHash"] as? String == a["outputHash"] as? String)
+        #expect(try BatchFixtures.manifestLines(output).count == 3, "one line per input after a run")
+        #expect(try String(contentsOf: output.appendingPathComponent("a.txt"), encoding: .utf8) == text)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("a.txt").path)[.modificationDate] as? Date
+                == written)
+
+        _ = FileManager.default.createFile(atPath: input.appendingPathComponent("c.png").path, contents: Data("not an image".utf8))
+        let retried = try await BinaryRun.run([input.path, "--output-dir", output.path, "--retry-failed"])
+        #expect(retried.status == 1)
+        #expect(retried.error.contains("c.png: not an image snap-poem can read (the data is plain text)"))
+        #expect(retried.error.hasSuffix("snap-poem: 3 images: 0 written, 2 skipped (done before), 1 failed, 0 cancelled\n"))
+    }
+
+    @Test("A changed input or changed options are read again; snap-poem's own untouched outputs are replaced, a changed one is not")
+    func changes() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small, "b.png": BatchFixtures.stanza])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let first = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(first.status == 0, "\(first.error)")
+        try FileManager.default.removeItem(at: input.appendingPathComponent("a.jpg"))
+        try FileManager.default.copyItem(atPath: BatchFixtures.stanza, toPath: input.appendingPathComponent("a.jpg").path)
+        let changedInput = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(changedInput.status == 0, "\(changedInput.error)")
+        #expect(changedInput.error.hasSuffix("snap-poem: 2 images: 1 written, 1 skipped (done before), 0 failed, 0 cancelled\n"))
+        #expect(try String(contentsOf: output.appendingPathComponent("a.txt"), encoding: .utf8).contains("golden bowl"))
+
+        try Data("my own notes\n".utf8).write(to: output.appendingPathComponent("b.txt"))
+        let changedOptions = try await BinaryRun.run([input.path, "--output-dir", output.path, "-r", "Lenore=Alex"])
+        #expect(changedOptions.status == 73)
+        #expect(changedOptions.error.contains("b.txt: output not written (the file exists; use --force to replace it)"))
+        #expect(changedOptions.error.hasSuffix("snap-poem: 2 images: 1 written, 0 skipped (done before), 1 failed, 0 cancelled\n"))
+        #expect(try String(contentsOf: output.appendingPathComponent("b.txt"), encoding: .utf8) == "my own notes\n")
+        #expect(try String(contentsOf: output.appendingPathComponent("a.txt"), encoding: .utf8).contains("Alex"))
+        let manifest = try BatchFixtures.manifest(output)
+        #expect(manifest["b.png"]?["failure"] as? String == "output")
+        #expect(manifest["b.png"]?["contentHash"] is NSNull, "refused before the image was read")
+
+        let forced = try await BinaryRun.run([input.path, "--output-dir", output.path, "-r", "Lenore=Alex", "--force"])
+        #expect(forced.status == 0, "\(forced.error)")
+        #expect(forced.error.hasSuffix("snap-poem: 2 images: 2 written, 0 skipped (done before), 0 failed, 0 cancelled\n"))
+        #expect(try String(contentsOf: output.appendingPathComponent("b.txt"), encoding: .utf8).contains("Alex"))
+    }
+
+    @Test("Ctrl-C: exit 130, an honest count, a valid manifest, nothing half-written; the rerun does only the rest")
+    func interruptAndResume() async throws {
+        var files: [String: String] = [:]
+        for index in 1...8 { files["p\(index).jpg"] = BatchFixtures.small }
+        let input = try BatchFixtures.folder(files)
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        // A temporary file as a killed run leaves it, and one that is not this run's.
+        _ = FileManager.default.createFile(atPath: output.appendingPathComponent(".p8.txt.snap-poem-Ab12Cd").path, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: output.appendingPathComponent(".other.txt.snap-poem-Zz99Yy").path, contents: Data())
+        let manifestPath = output.appendingPathComponent("manifest.jsonl").path
+        let interrupted = try await InterruptedRun.run([input.path, "--output-dir", output.path, "-j", "2"]) {
+            ((try? String(contentsOfFile: manifestPath, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2
+        }
+        #expect(interrupted.status == 130, "\(interrupted.error)")
+        let summary = try #require(interrupted.error.split(separator: "\n").last)
+        let counts = summary.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) }
+        // "snap-poem: 8 images: W written, 0 skipped (done before), 0 failed, C cancelled"
+        #expect(counts.count == 5 && counts[0] == 8 && counts[1] + counts[2] + counts[3] + counts[4] == 8, "\(summary)")
+        #expect(counts.count == 5 && counts[4] > 0, "\(summary)")
+        let written = counts.count == 5 ? counts[1] : 0
+        let lines = try BatchFixtures.manifestLines(output)
+        let entries = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        #expect(entries.filter { $0["status"] as? String == "ok" }.count == written)
+        for entry in entries where entry["status"] as? String == "ok" {
+            #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(entry["output"] as? String ?? "?").path))
+        }
+        let leftovers = try BatchFixtures.files(output).filter { $0.hasPrefix(".") }
+        #expect(leftovers == [".other.txt.snap-poem-Zz99Yy"], "only another run's temporary file may remain")
+
+        let resumed = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "2"])
+        #expect(resumed.status == 0, "\(resumed.error)")
+        #expect(
+            resumed.error.hasSuffix(
+                "snap-poem: 8 images: \(8 - written) written, \(written) skipped (done before), 0 failed, 0 cancelled\n"))
+        #expect(try BatchFixtures.files(output).filter { $0.hasSuffix(".txt") }.count == 8)
+    }
+
+    /// `sha256sum`'s digest of a file, the independent check of `ContentHash`.
+    static func sha256sum(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+    }
+}

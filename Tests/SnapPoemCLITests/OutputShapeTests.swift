@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@Suite("The shape of a batch's output: JSON Lines whatever the batch size, one file for a batch, names that never collide")
+struct OutputShapeTests {
+    /// Each line of `text` parsed as one JSON object.
+    static func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+    }
+
+    @Test("A folder holding one image gives JSON Lines with --format json, like a folder of many")
+    func folderOfOne() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small])
+        defer { BatchFixtures.remove(input) }
+        let run = try await BinaryRun.run([input.path, "--format", "json"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.split(separator: "\n").count == 1)
+        #expect(try Self.jsonLines(run.output).first?["source"] as? String == input.path + "/a.jpg")
+    }
+
+    @Test("--format jsonl gives one line per image for a single file too; -o FILE.jsonl collects a whole batch")
+    func jsonlFormatAndFile() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small, "b.jpg": BatchFixtures.small, "c.png": ""])
+        let results = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, results) }
+        let single = try await BinaryRun.run([input.appendingPathComponent("a.jpg").path, "--format", "jsonl"])
+        #expect(single.status == 0, "\(single.error)")
+        #expect(single.output.split(separator: "\n").count == 1)
+        let file = results.appendingPathComponent("all.jsonl")
+        let batch = try await BinaryRun.run([input.path, "-o", file.path])
+        #expect(batch.status == 1)
+        #expect(batch.output.isEmpty)
+        let lines = try Self.jsonLines(try String(contentsOf: file, encoding: .utf8))
+        #expect(lines.map { $0["source"] as? String } == [input.path + "/a.jpg", input.path + "/b.jpg"])
+        let again = try await BinaryRun.run([input.path, "-o", file.path])
+        #expect(again.status == 73, "an existing file is refused before any image is read")
+        #expect(
+            again.error
+                == "snap-poem: error: \(file.path): output not written (the file exists; use --force to replace it); nothing was left behind\n"
+        )
+    }
+
+    @Test("--keep-extension writes stanza.jpg and stanza.png to stanza.jpg.txt and stanza.png.txt")
+    func keepExtension() async throws {
+        let input = try BatchFixtures.folder(["stanza.jpg": BatchFixtures.small, "stanza.png": BatchFixtures.stanza])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let clash = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(clash.status == 64)
+        #expect(clash.error.contains("add '--keep-extension'"))
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "--keep-extension"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(try BatchFixtures.files(output) == ["manifest.jsonl", "stanza.jpg.txt", "stanza.png.txt"])
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@Suite("Batches in worker processes: one bad image costs only itself")
+struct WorkerIsolationTests {
+    /// The environment with the test-only fault switch set.
+    static func faults(_ value: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SNAP_POEM_TEST_ONLY_WORKER_FAULTS"] = value
+        return environment
+    }
+
+    @Test("An injected trap, abort and hang each cost exactly one image, with the reason in the manifest; the rest is read")
+    func crashesAndHang() async throws {
+        let input = try BatchFixtures.folder([
+            "1-good.jpg": BatchFixtures.small, "2-trap.jpg": BatchFixtures.small, "3-hang.jpg": BatchFixtures.small,
+            "4-abort.jpg": BatchFixtures.small, "5-good.jpg": BatchFixtures.small,
+        ])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let run = try await BinaryRun.run(
+            [input.path, "--output-dir", output.path, "-j", "2", "--per-image-limit", "15"],
+            environment: Self.faults("trap:2-trap.jpg,hang:3-hang.jpg,abort:4-abort.jpg"))
+        #expect(run.status == 1)
+        #expect(run.error.hasSuffix("snap-poem: 5 images: 2 written, 0 skipped (done before), 3 failed, 0 cancelled\n"), "\(run.error)")
+        let manifest = try BatchFixtures.manifest(output)
+        #expect(manifest["1-good.jpg"]?["status"] as? String == "ok")
+        #expect(manifest["5-good.jpg"]?["status"] as? String == "ok")
+        let trap = try #require(manifest["2-trap.jpg"])
+        #expect(trap["status"] as? String == "failed")
+        let trapError = trap["error"] as? String ?? ""
+        #expect(
+            trapError.hasPrefix("\(input.path)/2-trap.jpg: worker crashed: signal 4 (SIGILL")
+                || trapError.hasPrefix("\(input.path)/2-trap.jpg: worker crashed: signal 5 (SIGTRAP"), "\(trapError)")
+        #expect((trap["messages"] as? [String] ?? []).contains { $0.contains("Fatal error: injected trap") })
+        #expect(manifest["4-abort.jpg"]?["error"] as? String == "\(input.path)/4-abort.jpg: worker crashed: signal 6 (SIGABRT, aborted)")
+        #expect(manifest["3-hang.jpg"]?["error"] as? String == "\(input.path)/3-hang.jpg: over the per-image limit of 15 s")
+        #expect(manifest["3-hang.jpg"]?["failure"] as? String == "input")
+        for line in run.error.split(separator: "\n") where line.hasPrefix("snap-poem: error: ") {
+            #expect(line.contains("2-trap.jpg") || line.contains("3-hang.jpg") || line.contains("4-abort.jpg"), "\(line)")
+        }
+        #expect(try BatchFixtures.files(output) == ["1-good.txt", "5-good.txt", "manifest.jsonl"])
+    }
+
+    @Test("Runaway memory in a worker hits its memory limit and costs one image, not the machine")
+    func runawayMemory() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small, "b.jpg": BatchFixtures.small])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let run = try await BinaryRun.run(
+            [input.path, "--output-dir", output.path, "-j", "1", "--worker-memory", "1024"], environment: Self.faults("memory:a.jpg"))
+        #expect(run.status == 1)
+        let manifest = try BatchFixtures.manifest(output)
+        #expect(manifest["a.jpg"]?["error"] as? String == "\(input.path)/a.jpg: worker crashed: signal 6 (SIGABRT, aborted)")
+        let messages = manifest["a.jpg"]?["messages"] as? [String] ?? []
+        #expect(messages.contains { $0.hasPrefix("injected runaway memory: allocation failed after") }, "\(messages)")
+        #expect(manifest["b.jpg"]?["status"] as? String == "ok", "the next worker reads on")
+    }
+
+    @Test("A real progressive-JPEG bomb (thousands of scans) is stopped by the per-image limit; the codec's message names it")
+    func jpegBomb() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        try JPEGBomb.make(scans: 6000).write(to: input.appendingPathComponent("bomb.jpg"))
+        // 6000 scans decode for over a minute on this machine; the limit stops it at 10 s (a
+        // generous limit, so that the small image beside it is not stopped on a loaded machine).
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "2", "--per-image-limit", "10"])
+        #expect(run.status == 1)
+        let manifest = try BatchFixtures.manifest(output)
+        #expect(manifest["bomb.jpg"]?["error"] as? String == "\(input.path)/bomb.jpg: over the per-image limit of 10 s")
+        #expect(manifest["a.jpg"]?["status"] as? String == "ok")
+        #expect(run.error.contains("snap-poem: error: \(input.path)/bomb.jpg: over the per-image limit of 10 s\n"))
+        // libjpeg's complaint about the repeated scans, printed before the worker was stopped.
+        let messages = manifest["bomb.jpg"]?["messages"] as? [String] ?? []
+        #expect(messages.contains { $0.hasPrefix("Inconsistent progression sequence") }, "\(messages)")
+        #expect(run.error.contains("snap-poem: warning: \(input.path)/bomb.jpg: Inconsistent progression sequence"))
+    }
+
+    @Test("The codecs' own messages are tied to the file they belong to, on standard error and in the manifest")
+    func codecMessages() async throws {
+        let input = try BatchFixtures.folder([
+            "a.jpg": Fixtures.sample("formats/truncated.jpg"), "b.png": Fixtures.sample("formats/truncated.png"),
+            "c.jpg": BatchFixtures.small,
+        ])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "2"])
+        #expect(run.status == 1)
+        #expect(run.error.contains("snap-poem: warning: \(input.path)/a.jpg: Premature end of JPEG file\n"), "\(run.error)")
+        #expect(run.error.contains("snap-poem: warning: \(input.path)/b.png: libpng error: "), "\(run.error)")
+        let lines = run.error.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("snap-poem: ") }, "no line without its file: \(run.error)")
+        let manifest = try BatchFixtures.manifest(output)
+        #expect(manifest["a.jpg"]?["messages"] as? [String] == ["Premature end of JPEG file"])
+        #expect(manifest["c.jpg"]?["messages"] as? [String] == [])
+    }
+
+    @Test("Workers that cannot start their engine stop the batch with the reason and exit 69, before any image")
+    func engineCannotStart() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small, "b.jpg": BatchFixtures.small])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "--lang", "eng+deu"])
+        #expect(run.status == 69)
+        #expect(run.error.hasPrefix("snap-poem: error: language 'deu' not found in tessdata at "), "\(run.error)")
+        #expect(run.error.split(separator: "\n").count == 1)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import SnapPoem
+import Testing
+
+@Suite("SHA-256 content hashes")
+struct ContentHashTests {
+    @Test(
+        "The standard's test vectors, and lengths around the 55/56/64-byte padding edges",
+        arguments: [
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            ),
+            (String(repeating: "a", count: 55), "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
+            (String(repeating: "a", count: 64), "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
+        ])
+    func vectors(text: String, digest: String) {
+        #expect(ContentHash.of(text) == "sha256:" + digest)
+    }
+
+    @Test("A million bytes, across many blocks")
+    func million() {
+        #expect(
+            ContentHash.of(Data(repeating: UInt8(ascii: "a"), count: 1_000_000))
+                == "sha256:cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import SnapPoem
+import Testing
+
+@Suite("Collecting a batch's inputs from folders: links, loops, bytes, special files")
+struct InputCollectionTests {
+    @Test("Links to files and folders are followed, a loop is noted once, a folder reached twice is read once")
+    func links() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let manager = FileManager.default
+        try manager.createDirectory(at: root.appendingPathComponent("poems/sub"), withIntermediateDirectories: true)
+        _ = manager.createFile(atPath: root.appendingPathComponent("poems/sub/a.png").path, contents: Data([1]))
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/b.png").path, withDestinationPath: "sub/a.png")
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/again").path, withDestinationPath: "sub")
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/sub/up").path, withDestinationPath: "..")
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/self").path, withDestinationPath: "self")
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/gone.jpg").path, withDestinationPath: "nowhere.jpg")
+        let folder = root.appendingPathComponent("poems").path
+        let collection = InputCollection.collect([folder])
+        #expect(collection.hasFolderArgument)
+        #expect(collection.problems.isEmpty)
+        #expect(collection.inputs.map(\.relativePath) == ["again/a.png", "b.png", "gone.jpg"])
+        #expect(
+            collection.notes == [
+                "\(folder)/again/up: symbolic link to a folder above it (a loop), not followed",
+                "\(folder)/self: symbolic link loop, not followed",
+                "\(folder)/sub: the same folder as \(folder)/again, read once",
+            ])
+        #expect(throws: SnapPoemError.unreadableFile(path: "\(folder)/gone.jpg", reason: "a symbolic link to a file that does not exist")) {
+            try collection.inputs[2].readContents()
+        }
+        #expect(try collection.inputs[1].readContents() == Data([1]))
+    }
+
+    @Test("A name that is not UTF-8 is collected and read by its bytes, shown with \\x escapes")
+    func bytes() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let name = Array("caf".utf8) + [0xE9] + Array(".png".utf8)
+        let path = Array(root.path.utf8) + [UInt8(ascii: "/")] + name
+        let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        }
+        try #require(descriptor >= 0)
+        _ = write(descriptor, "xyz", 3)
+        close(descriptor)
+        let collection = InputCollection.collect([root.path])
+        #expect(collection.inputs.count == 1)
+        let input = try #require(collection.inputs.first)
+        #expect(input.relativePath == "caf\\xE9.png")
+        #expect(input.path == root.path + "/caf\\xE9.png")
+        #expect(input.fileSystemPath == path)
+        #expect(try input.readContents() == Data("xyz".utf8))
+        #expect(BatchInput.displayName(of: Array("é".utf8) + [0xC3]) == "é\\xC3")
+    }
+
+    @Test("A folder without images is a problem naming it; a FIFO named like an image is refused without blocking")
+    func emptyFolderAndFIFO() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let empty = root.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: empty.appendingPathComponent("notes.txt").path, contents: Data())
+        let fifo = root.appendingPathComponent("pipe.png").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let collection = InputCollection.collect([empty.path, fifo])
+        #expect(collection.problems == [.noImagesInFolder(path: empty.path)])
+        #expect(collection.inputs.map(\.path) == [fifo])
+        #expect(throws: SnapPoemError.unreadableFile(path: fifo, reason: "it is a FIFO, not a regular file")) {
+            try collection.inputs[0].readContents()
+        }
+    }
+}
