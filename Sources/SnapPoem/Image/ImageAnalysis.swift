@@ -60,7 +60,7 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
 
     /// Measures an 8-bit grey image and also returns the reduced, thresholded copy it
     /// measured (dark marks black), for the skew measurement that follows.
-    static func measure(_ gray: PixImage) -> (analysis: ImageAnalysis, binary: PixImage?) {
+    static func measure(_ gray: PixImage) -> (analysis: ImageAnalysis, measured: MeasuredCopy?) {
         guard let working = WorkingCopy(gray) else {
             return (ImageAnalysis(isLightOnDark: false, polarity: 0, xHeight: nil, letterCount: 0), nil)
         }
@@ -69,11 +69,11 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         let source = working.oriented(invert: isLightOnDark)
         let binary = WorkingCopy.binarized(source)
         let letters = binary.map(Self.letterHeights) ?? []
-        let xHeight = Self.xHeight(fromLetterHeights: letters).map { $0 / working.factor }
+        let workingXHeight = Self.xHeight(fromLetterHeights: letters)
         let analysis = ImageAnalysis(
-            isLightOnDark: isLightOnDark, polarity: polarity, xHeight: xHeight, letterCount: letters.count,
-            unevenness: Self.unevenness(of: source, lightOnDark: isLightOnDark))
-        return (analysis, binary)
+            isLightOnDark: isLightOnDark, polarity: polarity, xHeight: workingXHeight.map { $0 / working.factor },
+            letterCount: letters.count, unevenness: Self.unevenness(of: source, lightOnDark: isLightOnDark))
+        return (analysis, binary.map { MeasuredCopy(binary: $0, xHeight: workingXHeight) })
     }
 
     // MARK: - Polarity
@@ -147,8 +147,13 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// lines or streaks (width at most 6 × height, height at most 12 × width), and not
     /// taller than a sixth of the image.
     static func letterHeights(in binary: PixImage) -> [Int] {
-        let limit = max(8, binary.height / 6)
-        return binary.componentSizes().compactMap { size in
+        letterHeights(of: binary.shapeBoxes(), imageHeight: binary.height)
+    }
+
+    /// The heights of the shapes among `boxes` that could be letters, by the rule above.
+    static func letterHeights(of boxes: [BoundingBox], imageHeight: Int) -> [Int] {
+        let limit = max(8, imageHeight / 6)
+        return boxes.compactMap { size in
             let plausible =
                 size.height >= 4 && size.width >= 2 && size.height <= limit
                 && size.width <= 6 * size.height && size.height <= 12 * size.width
@@ -184,6 +189,21 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         let near = sorted.filter { abs(Double($0 - peak)) <= max(1, Double(peak) * 0.15) }
         guard Double(near.count) >= minimumPeakShare * Double(sorted.count) else { return nil }
         return Double(near.reduce(0, +)) / Double(near.count)
+    }
+}
+
+/// The reduced, thresholded copy an image was measured on (dark marks black), kept for the
+/// tilt measurement after the image has been scaled, inverted and flattened.
+struct MeasuredCopy: Sendable {
+    /// The 1-bit copy.
+    let binary: PixImage
+    /// The text's x-height in the copy's pixels, when one was measured.
+    let xHeight: Double?
+
+    /// The copy turned clockwise by a multiple of 90°.
+    func rotated(clockwiseDegrees degrees: Int) -> MeasuredCopy {
+        MeasuredCopy(
+            binary: ImagePreprocessor.rotated(PoemImage(pix: binary), clockwiseDegrees: degrees).pix, xHeight: xHeight)
     }
 }
 

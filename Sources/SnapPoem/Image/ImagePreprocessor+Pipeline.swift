@@ -76,11 +76,11 @@ extension ImagePreprocessor {
             report.orientationConfidence = turn.confidence
             if OrientationDetector.shouldRotate(turn) {
                 current = rotated(current, clockwiseDegrees: turn.rotation)
-                measured = measured.map { rotated(PoemImage(pix: $0), clockwiseDegrees: turn.rotation).pix }
+                measured = measured.map { $0.rotated(clockwiseDegrees: turn.rotation) }
                 report.rotation = turn.rotation
             }
         }
-        if options.deskews, let measured, let skew = measureSkew(ofBinary: measured) {
+        if options.deskews, let measured, let skew = measureSkew(of: measured) {
             report.skew = skew
             if shouldDeskew(skew) {
                 current = deskewed(current, angle: skew.angle)
@@ -126,7 +126,7 @@ extension ImagePreprocessor {
         /// The image so far, and the report so far.
         var prepared: PreparedImage
         /// The reduced, thresholded copy measured in step 2, for the skew measurement.
-        var measured: PixImage?
+        var measured: MeasuredCopy?
     }
 }
 

@@ -50,19 +50,40 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     }
 }
 
-/// The tilt of the text lines, as Leptonica's `pixFindSkew` measures it.
+/// The tilt of the text lines, as Leptonica's `pixFindSkew` measures it on the letter-sized
+/// shapes of the image (see `ImagePreprocessor.measureSkew`).
 public struct SkewMeasurement: Sendable, Equatable, Codable {
-    /// The angle, in degrees, by which the image must be rotated (counter-clockwise for a
-    /// positive value) to make the lines level.
+    /// The angle, in degrees, by which the image must be rotated (clockwise for a positive
+    /// value, as `pixRotate` turns) to make the lines level: text tilted counter-clockwise
+    /// measures positive.
     public var angle: Double
     /// Leptonica's confidence: the ratio of the best alignment score to the average one.
     /// Below `ImagePreprocessor.minimumSkewConfidence` the angle is not used.
     public var confidence: Double
+    /// How many letter-sized shapes the tilt was measured on (0 when it was measured over
+    /// all the ink, as `measureSkew(ofBinary:)` does).
+    public var letterCount: Int
+    /// How many shapes larger than any letter were left out of the measurement: a sheet's or
+    /// a table's straight edges, ruled lines, pictures.
+    public var ignoredShapeCount: Int
 
     /// Creates a measurement.
-    public init(angle: Double, confidence: Double) {
+    public init(angle: Double, confidence: Double, letterCount: Int = 0, ignoredShapeCount: Int = 0) {
         self.angle = angle
         self.confidence = confidence
+        self.letterCount = letterCount
+        self.ignoredShapeCount = ignoredShapeCount
+    }
+
+    enum CodingKeys: String, CodingKey { case angle, confidence, letterCount, ignoredShapeCount }
+
+    /// Decodes a measurement; the shape counts, added later, default to 0 when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        angle = try container.decode(Double.self, forKey: .angle)
+        confidence = try container.decode(Double.self, forKey: .confidence)
+        letterCount = try container.decodeIfPresent(Int.self, forKey: .letterCount) ?? 0
+        ignoredShapeCount = try container.decodeIfPresent(Int.self, forKey: .ignoredShapeCount) ?? 0
     }
 }
 
