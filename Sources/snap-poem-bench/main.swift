@@ -5,6 +5,8 @@
 //   snap-poem-bench engine [--runs N] IMAGE...   engine start; reused vs fresh engine per image
 //   snap-poem-bench timeout [--runs N] IMAGE...  how far past the time limit recognition returns
 //   snap-poem-bench memory [--runs N] IMAGE...   resident memory over N scans with one scanner
+//   snap-poem-bench coverage [--runs N] [IMAGE...]  the text coverage check's cost and findings
+//   snap-poem-bench scaling [--runs N] [IMAGE...]   small print read as it is vs enlarged to 24 px
 //
 // Each figure is the median of N runs; the comparison alternates the two commands run by run
 // so that machine noise hits both alike, and reports their ratio.
@@ -182,7 +184,8 @@ func memory(images: [String], count: Int) async throws {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first else {
-    FileHandle.standardError.write(Data("usage: snap-poem-bench stages|versus|engine|timeout|memory [--runs N] IMAGE...\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: snap-poem-bench stages|versus|engine|timeout|memory|quality|coverage|scaling [--runs N] IMAGE...\n".utf8))
     exit(64)
 }
 arguments.removeFirst()
@@ -199,6 +202,8 @@ do {
     case "timeout": try await timeLimit(images: arguments, runs: runs)
     case "memory": try await memory(images: arguments, count: runs)
     case "quality": try await quality(arguments: arguments)
+    case "coverage": try await coverage(images: arguments, runs: runs)
+    case "scaling": try await scaling(images: arguments, runs: runs)
     default:
         FileHandle.standardError.write(Data("snap-poem-bench: unknown mode '\(mode)'\n".utf8))
         exit(64)
