@@ -11,22 +11,25 @@ import CTesseract
 /// not white: a grey sheet on white reads to Tesseract as one big picture, with no text in it).
 ///
 /// The surround is the part of the background map (a grey closing, in which text disappears
-/// into the paper around it) that is darker than half the paper's brightness, touches the
-/// image's border, and ends in a step: the paper just beside it is bright. It is left alone
-/// when it holds a row of text (a deep shadow over the page,
+/// into the paper around it) that is darker than half the paper's brightness (or, when that
+/// takes in a shadowed part of the page, a third or a quarter of it), touches the image's
+/// border, and ends in a step: the paper just beside it is several times brighter. It is
+/// left alone when it holds a row of text (a deep shadow over the page,
 /// as in `photo-uneven-light.jpg`, also reaches the border and is as dark as a table), when it
 /// is under 2 % of the image (a dark corner), or when it is over 70 % (then there is no sheet
 /// to speak of).
 extension ImageAnalysis {
-    /// A surround is darker than this share of the paper's brightness (the 95th percentile
-    /// of the background map). Measured: wooden tables at 0.15–0.25 of the sheet.
-    public static let surroundDarkness = 0.5
-    /// Just inside a sheet's edge (two map pixels, 8 px of the measuring copy) the paper is at
-    /// least this share of its brightness; next to a shadow's darkest part it is not. Measured:
-    /// 0.86–1.00 beside the tables of the samples and the tilt-sweep pages, 0.50 beside the
-    /// shadow of `photo-uneven-light.jpg`, 0.68 beside the hard-edged shadow of
-    /// `photo-vignette-shadow.jpg`.
-    public static let sheetEdgeBrightness = 0.75
+    /// The bars, as shares of the paper's brightness (the 95th percentile of the background
+    /// map), that a surround is darker than, tried in this order. Measured: the samples'
+    /// tables at 0.15–0.25 of the sheet.
+    public static let surroundDarknesses = [0.5, 0.35, 0.25]
+    /// Across a sheet's edge the brightness jumps: the paper just outside the surround (two
+    /// map pixels, 8 px of the measuring copy) is at least this many times as bright as the
+    /// surround just inside it. Across the darkest part of a shadow it barely changes.
+    /// Measured: 3.8–5.2 at the tables of the samples and the tilt-sweep pages, 1.1 and 1.9
+    /// at the shadows of `photo-uneven-light.jpg` and `photo-vignette-shadow.jpg` (the latter
+    /// hard-edged).
+    public static let sheetEdgeStep = 2.8
     /// The least share of the image a surround takes; smaller dark patches at the border
     /// are left as they are.
     public static let smallestSurround = 0.02
@@ -45,16 +48,54 @@ extension ImageAnalysis {
 
     /// Finds the dark surround in a background `map` (see above). `shapes` are the shapes of
     /// the measuring copy (of width `copyWidth`), `xHeight` the text's x-height there, to tell
-    /// a shadow over text from a table. Returns a 1-bit mask at the map's size, grown by one
-    /// map pixel (4 px of the copy) to take in the sheet's edge, the share of the image it
-    /// covers, and the paper's grey level (the map's 95th percentile); nil when there is no
-    /// surround.
+    /// a shadow over text from a table. The darkness bar is tried at each of
+    /// `surroundDarknesses` in turn: under a shadow the page itself can be darker than half
+    /// its brightest paper and join the table; a lower bar then separates them. Returns a
+    /// 1-bit mask at the map's size, grown by one map pixel (4 px of the copy) to take in the
+    /// sheet's edge, the share of the image it covers, and the paper's grey level (the map's
+    /// 95th percentile); nil when there is no surround.
     static func surround(
         inMap map: PixImage, shapes: [BoundingBox], xHeight: Double?, copyWidth: Int
     ) -> (mask: PixImage, share: Double, paper: UInt8)? {
         var paper: UInt32 = 0
         guard pixGetRankValue(map.pointer, 1, 0.95, &paper) == 0, paper > 0 else { return nil }
-        let threshold = Int32((Double(paper) * surroundDarkness).rounded())
+        // Where the rows of text are, in the map's pixels: found once, when first needed.
+        var textRows: [[(x: Int32, y: Int32)]]?
+        func rows() -> [[(x: Int32, y: Int32)]] {
+            if let textRows { return textRows }
+            var found: [[(x: Int32, y: Int32)]] = []
+            if let xHeight {
+                let bounds = LetterBounds(xHeight: xHeight, imageWidth: copyWidth, imageHeight: copyWidth)
+                let scale = Double(map.width) / Double(max(1, copyWidth))
+                found = TextInk.rows(of: shapes.filter(bounds.admits), xHeight: xHeight).map { row in
+                    row.shapes.map { (Int32($0.centerX * scale), Int32($0.centerY * scale)) }
+                }
+            }
+            textRows = found
+            return found
+        }
+        for darkness in surroundDarknesses {
+            let threshold = Int32((Double(paper) * darkness).rounded())
+            guard let candidate = Self.darkBorderRegion(of: map, below: threshold) else { continue }
+            // A row of text half inside is a shadow over the page, not a table.
+            let holdsText = rows().contains { row in
+                let inside = row.count { point in
+                    var value: UInt32 = 0
+                    pixGetPixel(candidate.mask.pointer, point.x, point.y, &value)
+                    return value != 0
+                }
+                return 2 * inside >= row.count
+            }
+            guard !holdsText, let grown = candidate.mask.attempt({ pixDilateBrick(nil, $0, 3, 3) }) else { continue }
+            return (grown, candidate.share, UInt8(min(255, paper)))
+        }
+        return nil
+    }
+
+    /// The part of `map` darker than `threshold` that touches its border, when it takes
+    /// `smallestSurround`–`largestSurround` of the map and ends in a step
+    /// (`sheetEdgeStep`); with its share of the map.
+    private static func darkBorderRegion(of map: PixImage, below threshold: Int32) -> (mask: PixImage, share: Double)? {
         guard let dark = map.attempt({ pixThresholdToBinary($0, threshold) }),
             let touching = dark.attempt({ pixExtractBorderConnComps($0, 8) })
         else { return nil }
@@ -62,29 +103,20 @@ extension ImageAnalysis {
         guard pixCountPixels(touching.pointer, &count, nil) == 0 else { return nil }
         let share = Double(count) / Double(max(1, map.width * map.height))
         guard share >= smallestSurround, share <= largestSurround else { return nil }
-        // A sheet's edge is a step: right next to the table the paper is bright. A shadow
-        // fades: right next to its darkest part the paper is barely brighter.
+        // A sheet's edge is a step: just outside the table the paper is several times
+        // brighter than the table just inside. A shadow fades: on both sides of where it
+        // crosses the bar the brightness is about the same.
         guard let wider = touching.attempt({ pixDilateBrick(nil, $0, 5, 5) }),
-            let rim = wider.attempt({ pixXor(nil, $0, touching.pointer) })
+            let rim = wider.attempt({ pixXor(nil, $0, touching.pointer) }),
+            let narrower = touching.attempt({ pixErodeBrick(nil, $0, 5, 5) }),
+            let edge = touching.attempt({ pixXor(nil, $0, narrower.pointer) })
         else { return nil }
-        var rimBrightness: Float = 0
-        guard pixGetAverageMasked(map.pointer, rim.pointer, 0, 0, 1, Int32(L_MEAN_ABSVAL), &rimBrightness) == 0,
-            Double(rimBrightness) >= sheetEdgeBrightness * Double(paper)
+        var outside: Float = 0, inside: Float = 0
+        guard pixGetAverageMasked(map.pointer, rim.pointer, 0, 0, 1, Int32(L_MEAN_ABSVAL), &outside) == 0,
+            pixGetAverageMasked(map.pointer, edge.pointer, 0, 0, 1, Int32(L_MEAN_ABSVAL), &inside) == 0,
+            Double(outside) >= sheetEdgeStep * max(1, Double(inside))
         else { return nil }
-        if let xHeight {
-            let bounds = LetterBounds(xHeight: xHeight, imageWidth: copyWidth, imageHeight: copyWidth)
-            let scale = Double(map.width) / Double(max(1, copyWidth))
-            for row in TextInk.rows(of: shapes.filter(bounds.admits), xHeight: xHeight).map(\.shapes) {
-                let inside = row.count { shape in
-                    var value: UInt32 = 0
-                    pixGetPixel(touching.pointer, Int32(shape.centerX * scale), Int32(shape.centerY * scale), &value)
-                    return value != 0
-                }
-                if 2 * inside >= row.count { return nil }
-            }
-        }
-        guard let grown = touching.attempt({ pixDilateBrick(nil, $0, 3, 3) }) else { return nil }
-        return (grown, share, UInt8(min(255, paper)))
+        return (touching, share)
     }
 
     /// A 1-bit image without its ink inside `surround` (a 1-bit mask at any scale;

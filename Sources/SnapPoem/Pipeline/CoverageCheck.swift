@@ -66,8 +66,8 @@ public struct CoverageCheck: Sendable {
         deadline: ContinuousClock.Instant? = nil,
         name: String = "image"
     ) async throws(SnapPoemError) -> (page: RecognizedPage, coverage: TextCoverage) {
-        let region = options.regionOfInterest
-        let ink = await offloaded { TextInk.find(in: image, lightOnDark: lightOnDark, within: region) }
+        let interest = options.regionOfInterest
+        let ink = await offloaded { TextInk.find(in: image, lightOnDark: lightOnDark, within: interest) }
         let before = Self.measure(page, ink: ink)
         guard !before.unreadRegions.isEmpty else { return (page, before) }
         let firstCovered = Self.coveredShapes(of: ink, by: Self.wordBoxes(of: page))
