@@ -2,7 +2,7 @@
 # The benchmark behind BENCHMARKS.md. Run through `make bench` (which builds in release mode).
 # Prints Markdown to stdout (make bench also keeps a copy in bench-results/latest.md).
 # RUNS (default 5) sets the repetitions; MEMORY_IMAGES (default 300) the length of the
-# memory run. About 12 minutes on a 2-core machine.
+# memory run. About 18 minutes on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(swift build -c release --show-bin-path)"
@@ -36,3 +36,11 @@ echo
 echo "## Image pipeline: CER per category, plain tesseract vs the tutorial's pipeline vs snap-poem (one run)"
 echo
 "$bin/snap-poem-bench" quality
+echo
+echo "## Text coverage check: what it finds and what it costs beside recognition (median of $runs runs)"
+echo
+"$bin/snap-poem-bench" coverage --runs "$runs"
+echo
+echo "## Enlarging small print: read as it is vs enlarged to 24 px (median of 3 interleaved runs)"
+echo
+"$bin/snap-poem-bench" scaling --runs 3

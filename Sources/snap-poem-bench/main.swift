@@ -5,7 +5,7 @@
 //   snap-poem-bench engine [--runs N] IMAGE...   engine start; reused vs fresh engine per image
 //   snap-poem-bench timeout [--runs N] IMAGE...  how far past the time limit recognition returns
 //   snap-poem-bench memory [--runs N] IMAGE...   resident memory over N scans with one scanner
-//   snap-poem-bench coverage [--runs N] [IMAGE...]  the text coverage check's cost and findings
+//   snap-poem-bench coverage [--runs N] [--no-deskew] [IMAGE...]  the coverage check's cost and findings
 //   snap-poem-bench scaling [--runs N] [IMAGE...]   small print read as it is vs enlarged to 24 px
 //
 // Each figure is the median of N runs; the comparison alternates the two commands run by run
@@ -202,7 +202,8 @@ do {
     case "timeout": try await timeLimit(images: arguments, runs: runs)
     case "memory": try await memory(images: arguments, count: runs)
     case "quality": try await quality(arguments: arguments)
-    case "coverage": try await coverage(images: arguments, runs: runs)
+    case "coverage":
+        try await coverage(images: arguments.filter { $0 != "--no-deskew" }, runs: runs, deskews: !arguments.contains("--no-deskew"))
     case "scaling": try await scaling(images: arguments, runs: runs)
     default:
         FileHandle.standardError.write(Data("snap-poem-bench: unknown mode '\(mode)'\n".utf8))
