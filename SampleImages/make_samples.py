@@ -11,6 +11,7 @@ two encodings Pillow cannot write reliably).  Every random choice comes from
 random.Random seeded with a fixed number, so re-runs give the same images.
 """
 
+import math
 import random
 import struct
 import subprocess
@@ -56,6 +57,40 @@ Qui m'emporte
 Deçà, delà,
 Pareil à la
 Feuille morte.
+"""
+
+# William Blake, "The Tyger", Songs of Experience (1794). Public domain.
+TYGER = """The Tyger
+
+Tyger Tyger, burning bright,
+In the forests of the night;
+What immortal hand or eye,
+Could frame thy fearful symmetry?
+
+In what distant deeps or skies.
+Burnt the fire of thine eyes?
+On what wings dare he aspire?
+What the hand, dare seize the fire?
+
+And what shoulder, & what art,
+Could twist the sinews of thy heart?
+And when thy heart began to beat,
+What dread hand? & what dread feet?
+
+What the hammer? what the chain,
+In what furnace was thy brain?
+What the anvil? what dread grasp,
+Dare its deadly terrors clasp!
+
+When the stars threw down their spears
+And water'd heaven with their tears:
+Did he smile his work to see?
+Did he who made the Lamb make thee?
+
+Tyger Tyger burning bright,
+In the forests of the night:
+What immortal hand or eye,
+Dare frame thy fearful symmetry?
 """
 
 ORIENTATION_TEXT = """EXIF orientation test
@@ -428,6 +463,110 @@ def make_more_photos(out, excerpt):
     gt("photo-screenshot.png", lines)
 
 
+def make_never_lose_a_line(out, lenore_lines):
+    """Added for issue 9 (never lose a line), with its own seed (9) so that the samples
+    above stay byte-identical: text tilted inside a straight page edge, the upright renders
+    the tilt-sweep test turns itself, a two-column page and an illustration."""
+    rng = random.Random(9)
+
+    # A sheet photographed on a dark table: the sheet's edges are straight, the printing on
+    # it is tilted clockwise (negative angles in Pillow), as when a page was printed askew.
+    # The long straight edges outvote the text in a skew search over all the ink.
+    def page_on_table(lines, size, angle, name):
+        mask, _ = render_text(lines, "garamond", size, rng=rng, jitter=2)
+        tilted = mask.rotate(angle, resample=Image.BICUBIC, expand=True)
+        pw, ph = tilted.size
+        sheet = paper(rng, pw, ph, base=(242, 236, 218), blotch=10, spots=6, edge=0.04)
+        sheet = ink_onto(sheet, tilted, (30, 26, 24))
+        fw, fh = pw + 260, ph + 300
+        streaks = noise(rng, 24, 500).resize((fw, fh), Image.BICUBIC)
+        streaks = ImageOps.autocontrast(streaks.filter(ImageFilter.GaussianBlur(0.6)), cutoff=1)
+        table = Image.new("RGB", (fw, fh), (58, 44, 36))
+        table = multiply_gray(table, streaks.point(lambda v: clamp8(170 + v * 0.33)))
+        x0, y0 = 120, 140
+        shadow = Image.new("L", (fw, fh), 0)
+        shadow.paste(255, (x0 + 12, y0 + 16, x0 + pw + 12, y0 + ph + 16))
+        shadow = shadow.filter(ImageFilter.GaussianBlur(14))
+        table = multiply_gray(table, shadow.point(lambda v: clamp8(255 - v * 0.5)))
+        table.paste(sheet, (x0, y0))
+        frame = add_grain(rng, multiply_gray(table, vignette(fw, fh, 0.25)), 3.0, chroma=0.3)
+        save_jpeg(frame, out / name, 85)
+        save_gt(out / (Path(name).stem + ".txt"), lines)
+
+    page_on_table(lenore_lines, 52, -2.5, "photo-page-edge-2.5deg.jpg")
+    page_on_table(lenore_lines[:15], 44, -3.5, "photo-page-edge-3.5deg.jpg")
+
+    # Upright renders on white for the tilt sweep (Tests/SnapPoemTests/Pipeline): the test
+    # turns them from -5 to +5 degrees and sets them on white and inside a page edge on a
+    # dark ground itself. Small, so 84 recognitions stay cheap.
+    d = out / "tilt"
+    d.mkdir(exist_ok=True)
+    tyger = text_lines(TYGER)
+    renders = [
+        ("lenore-stanzas-3-4.png", lenore_lines[16:23] + [""] + lenore_lines[24:31], "garamond", 44, False),
+        ("the-tyger.png", tyger[:15], "dejavu-sans", 34, True),
+    ]
+    for name, lines, font, size, title in renders:
+        mask, _ = render_text(lines, font, size, title=title, title_scale=1.3, margin=(0.04, 0.04))
+        page = Image.new("L", mask.size, 255)
+        page.paste(0, (0, 0), mask)
+        page.save(d / name, optimize=True)
+        save_gt(d / (Path(name).stem + ".txt"), lines)
+
+    # Two columns: the whole of "The Tyger", stanzas 1-3 on the left and 4-6 on the right,
+    # under one centred title. Read column by column, it is the poem in order.
+    font = ImageFont.truetype(FONTS["liberation-serif"], 38)
+    tfont = ImageFont.truetype(FONTS["liberation-serif"], 54)
+    body = tyger[2:]
+    left, right = body[:14], body[15:]
+    column_width = max(font.getlength(line) for line in body)
+    gutter, margin, pitch = 110, 90, 52
+    width = int(2 * column_width + gutter + 2 * margin)
+    height = int(margin * 2 + 110 + pitch * max(len(left), len(right)))
+    columns = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(columns)
+    draw.text((width / 2, margin + 50), tyger[0], font=tfont, fill=255, anchor="ms")
+    for index, (column, x) in enumerate([(left, margin), (right, margin + column_width + gutter)]):
+        y = margin + 130
+        for line in column:
+            if line:
+                draw.text((x, y), line, font=font, fill=255, anchor="ls")
+            y += pitch
+    sheet = paper(rng, width, height, base=(248, 246, 240), blotch=0, spots=0, fibre=4, edge=0)
+    ink_onto(sheet, columns, (20, 20, 24), 1.0).convert("L").save(out / "columns.png", optimize=True)
+    save_gt(out / "columns.txt", [tyger[0], ""] + left + [""] + right)
+
+    # An illustration without a single letter, as a poetry book might have: hills, a house
+    # with a window and a door, a tree whose crown is 140 letter-sized rings, a sun with rays,
+    # birds. (A regular row of strokes, such as grass blades or hatching, is read as text by
+    # Tesseract itself: "lllll", "WLLVAVA…"; that is not drawn here.)
+    w, h = 1400, 1000
+    art = Image.new("L", (w, h), 0)
+    draw = ImageDraw.Draw(art)
+    draw.line([(0, 700), (300, 600), (600, 660), (900, 560), (1400, 640)], fill=255, width=5)
+    draw.line([(0, 820), (400, 760), (800, 800), (1400, 740)], fill=255, width=4)
+    draw.rectangle((820, 430, 1080, 640), outline=255, width=5)
+    draw.polygon([(800, 440), (950, 320), (1100, 440)], outline=255, width=5)
+    draw.rectangle((920, 540, 980, 640), outline=255, width=4)
+    draw.rectangle((850, 470, 900, 520), outline=255, width=3)
+    draw.line([(260, 640), (260, 420)], fill=255, width=14)
+    for _ in range(140):
+        x, y = rng.gauss(260, 80), rng.gauss(340, 60)
+        r = rng.uniform(8, 18)
+        draw.ellipse((x - r, y - r * 0.6, x + r, y + r * 0.6), outline=255, width=3)
+    draw.ellipse((1140, 90, 1260, 210), outline=255, width=5)
+    for k in range(12):
+        a = k * math.pi / 6
+        draw.line([(1200 + 80 * math.cos(a), 150 + 80 * math.sin(a)),
+                   (1200 + 120 * math.cos(a), 150 + 120 * math.sin(a))], fill=255, width=4)
+    for x, y in [(520, 160), (600, 200), (680, 150), (450, 230)]:
+        draw.arc((x - 24, y - 10, x, y + 14), 200, 340, fill=255, width=3)
+        draw.arc((x, y - 10, x + 24, y + 14), 200, 340, fill=255, width=3)
+    sheet = paper(rng, w, h, base=(246, 242, 232), blotch=8, spots=4, fibre=5, edge=0.05)
+    ink_onto(sheet, art, (35, 30, 28), 0.95).save(out / "illustration.png", optimize=True)
+    save_gt(out / "illustration.txt", "")
+
+
 def make_phone(out, excerpt, rng):
     """12-MP landscape phone photo: page on a dark wooden table, in perspective."""
     FW, FH = 4032, 3024
@@ -602,6 +741,7 @@ def main():
     make_huge_header(out)
     make_formats(out, lenore_lines)
     make_orientation(out)
+    make_never_lose_a_line(out, lenore_lines)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # The benchmark behind BENCHMARKS.md. Run through `make bench` (which builds in release mode).
 # Prints Markdown to stdout (make bench also keeps a copy in bench-results/latest.md).
 # RUNS (default 5) sets the repetitions; MEMORY_IMAGES (default 300) the length of the
-# memory run. About 12 minutes on a 2-core machine.
+# memory run. About 18 minutes on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(swift build -c release --show-bin-path)"
@@ -42,6 +42,7 @@ echo
 "$bin/snap-poem-bench" entry-points --runs "$runs" SampleImages/photo-clean.png \
   SampleImages/formats/stanza-rgb8.png SampleImages/formats/stanza-gray.png SampleImages/formats/stanza-baseline.jpg \
   SampleImages/formats/stanza-palette.png SampleImages/formats/stanza-rgb.tif SampleImages/formats/stanza-gray.jpg
+echo
 echo "## Batch throughput: snap-poem vs xargs -P 2 tesseract, and a rerun (median of $runs runs)"
 echo
 # 45 varied images: every page and photo sample, every format, every EXIF orientation.
@@ -52,3 +53,11 @@ echo
 echo "## Where a batch's CPU time goes (perf record, one run over the same images)"
 echo
 Scripts/profile-batch.sh $batch_images
+echo
+echo "## Text coverage check: what it finds and what it costs beside recognition (median of $runs runs)"
+echo
+"$bin/snap-poem-bench" coverage --runs "$runs"
+echo
+echo "## Enlarging small print: read as it is vs enlarged to 24 px (median of 3 interleaved runs)"
+echo
+"$bin/snap-poem-bench" scaling --runs 3

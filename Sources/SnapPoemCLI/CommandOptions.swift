@@ -100,6 +100,8 @@ struct CommandOptions: Sendable, Equatable {
         scan.preprocessing.detectsOrientation = !parsed.has("no-rotate")
         scan.preprocessing.deskews = !parsed.has("no-deskew")
         scan.preprocessing.invertsLightText = !parsed.has("no-invert")
+        scan.preprocessing.clearsSurround = !parsed.has("no-clear-surround")
+        scan.checksTextCoverage = !parsed.has("no-coverage-check")
         if let path = parsed.value("save-preprocessed") {
             guard inputs.count == 1 else {
                 throw UsageError(message: "'--save-preprocessed \(path)' takes one image, but \(inputs.count) were given.")

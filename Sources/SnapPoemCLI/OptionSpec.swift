@@ -106,6 +106,11 @@ struct OptionSpec: Sendable, Equatable {
         OptionSpec("no-deskew", help: "Do not straighten slightly tilted text."),
         OptionSpec("no-invert", help: "Do not turn light text on a dark background into dark on light."),
         OptionSpec(
+            "no-clear-surround", help: "Do not paint over the dark table around a photographed sheet before recognition."),
+        OptionSpec(
+            "no-coverage-check",
+            help: "Do not look for text Tesseract skipped (rows of letters no recognised word covers) and read it again."),
+        OptionSpec(
             "save-preprocessed", value: "FILE.png",
             help: "Also write the image exactly as Tesseract saw it, as PNG (one input only; --force to replace)."),
         OptionSpec(

@@ -196,6 +196,9 @@ struct BatchRun {
         if !poem.page.hasText && !poem.page.timedOut {
             console.writeError("snap-poem: warning: \(displayName): no text was found in the image\n")
         }
+        for warning in CoverageWarning.lines(for: poem, name: displayName, format: options.export.format) {
+            console.writeError("snap-poem: warning: \(warning)\n")
+        }
         PersonalizationReport(poem: poem, name: displayName, namesInput: several)
             .write(to: console, listingChanges: options.report)
         let data: Data

@@ -19,13 +19,16 @@ struct QualitySample {
     var isPhotoLike: Bool { category != "clean" }
 }
 
-/// The sample set, in the categories of issue 6, paths relative to SampleImages/.
+/// The sample set, in the categories of issue 6 (and issue 9's "tilted inside a page edge"),
+/// paths relative to SampleImages/.
 let qualitySamples: [QualitySample] = [
     QualitySample(file: "Lenore.png", category: "clean"),
     QualitySample(file: "chanson-d-automne.png", category: "clean"),
     QualitySample(file: "photo-clean.png", category: "clean"),
     QualitySample(file: "photo-rotated-3deg.jpg", category: "rotated 2–5°"),
     QualitySample(file: "photo-rotated-5deg.jpg", category: "rotated 2–5°"),
+    QualitySample(file: "photo-page-edge-2.5deg.jpg", category: "tilted inside a page edge"),
+    QualitySample(file: "photo-page-edge-3.5deg.jpg", category: "tilted inside a page edge"),
     QualitySample(file: "photo-rotated-90.png", category: "rotated 90/180/270°"),
     QualitySample(file: "photo-rotated-180.png", category: "rotated 90/180/270°"),
     QualitySample(file: "photo-rotated-270.png", category: "rotated 90/180/270°"),
@@ -61,6 +64,7 @@ let qualityVariants: [(name: String, options: PreprocessingOptions)] = {
         ("no orientation", changed { $0.detectsOrientation = false }),
         ("no deskew", changed { $0.deskews = false }),
         ("no inversion", changed { $0.invertsLightText = false }),
+        ("no surround clearing", changed { $0.clearsSurround = false }),
         ("minimal (grey only)", .minimal),
     ]
 }()
@@ -102,10 +106,16 @@ private struct QualityResult {
 
 /// Plain tesseract, the tutorial pipeline and snap-poem's default, side by side.
 private func compareBaselines(samples: [QualitySample], images: [String], tessdata: String) async throws {
-    let tutorial = try await PoemScanner(configuration: ScanConfiguration(preprocessing: .tutorial))
+    // The original app had no coverage check either.
+    var tutorialConfiguration = ScanConfiguration(preprocessing: .tutorial)
+    tutorialConfiguration.checksTextCoverage = false
+    let tutorial = try await PoemScanner(configuration: tutorialConfiguration)
     let standard = try await PoemScanner()
-    var rows: [(sample: QualitySample, plain: QualityResult, tutorial: QualityResult, ours: QualityResult, report: PreprocessingReport)] =
-        []
+    var rows:
+        [(
+            sample: QualitySample, plain: QualityResult, tutorial: QualityResult, ours: QualityResult, report: PreprocessingReport,
+            coverage: TextCoverage?
+        )] = []
     for (sample, path) in zip(samples, images) {
         let truth = try groundTruth(for: path)
         let (plainText, plainTime) = try runPlainTesseract(path, tessdata: tessdata)
@@ -121,7 +131,7 @@ private func compareBaselines(samples: [QualitySample], images: [String], tessda
                 QualityResult(
                     cer: characterErrorRate(ourPoem.recognizedText, truth: truth),
                     preprocess: ms(ourPoem.timings.preprocess), recognize: ms(ourPoem.timings.recognize)),
-                ourPoem.preprocessingReport
+                ourPoem.preprocessingReport, ourPoem.coverage
             ))
         FileHandle.standardError.write(Data("  \(sample.file): done\n".utf8))
     }
@@ -132,7 +142,7 @@ private func compareBaselines(samples: [QualitySample], images: [String], tessda
     print("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |")
     for row in rows {
         print(
-            "| \(row.sample.file) | \(row.sample.category) | \(percent(row.plain.cer)) | \(percent(row.tutorial.cer)) | \(percent(row.ours.cer)) | \(describe(row.report)) | \(whole(row.ours.preprocess)) | \(whole(row.ours.recognize)) |"
+            "| \(row.sample.file) | \(row.sample.category) | \(percent(row.plain.cer)) | \(percent(row.tutorial.cer)) | \(percent(row.ours.cer)) | \(describe(row.report, coverage: row.coverage)) | \(whole(row.ours.preprocess)) | \(whole(row.ours.recognize)) |"
         )
     }
     print("")
@@ -299,14 +309,16 @@ func characterErrorRate(_ recognized: String, truth: String) -> Double {
 }
 
 /// A short account of a preprocessing report, for the table.
-private func describe(_ report: PreprocessingReport) -> String {
+private func describe(_ report: PreprocessingReport, coverage: TextCoverage? = nil) -> String {
     var steps: [String] = []
+    if report.clearedSurroundShare > 0 { steps.append("table cleared") }
     if report.scaleFactor != 1 { steps.append(String(format: "scale ×%.2f", report.scaleFactor)) }
     if report.inverted { steps.append("inverted") }
     if report.rotation != 0 { steps.append("turned \(report.rotation)°") }
     if report.deskewAngle != 0 { steps.append(String(format: "deskew %.1f°", report.deskewAngle)) }
     if report.flattened { steps.append("flattened") }
     if report.filter == .adaptive || report.filter == .blackAndWhite { steps.append(report.filter.rawValue) }
+    if let lines = coverage?.recoveredLineCount, lines > 0 { steps.append("re-read \(lines) lines") }
     if steps.isEmpty { steps.append("nothing") }
     return steps.joined(separator: ", ")
 }

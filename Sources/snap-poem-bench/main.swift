@@ -7,6 +7,8 @@
 //   snap-poem-bench memory [--runs N] IMAGE...   resident memory over N scans with one scanner
 //   snap-poem-bench entry-points [--runs N] IMAGE BATCH-IMAGE...  URL/Data/batch sequences vs the calls they wrap
 //   snap-poem-bench throughput [--runs N] IMAGE...  a batch vs xargs -P 2 tesseract; a rerun
+//   snap-poem-bench coverage [--runs N] [--no-deskew] [IMAGE...]  the coverage check's cost and findings
+//   snap-poem-bench scaling [--runs N] [IMAGE...]   small print read as it is vs enlarged to 24 px
 //
 // Each figure is the median of N runs; the comparison alternates the two commands run by run
 // so that machine noise hits both alike, and reports their ratio.
@@ -185,7 +187,9 @@ func memory(images: [String], count: Int) async throws {
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first else {
     FileHandle.standardError.write(
-        Data("usage: snap-poem-bench stages|versus|engine|timeout|memory|quality|entry-points [--runs N] IMAGE...\n".utf8))
+        Data(
+            "usage: snap-poem-bench stages|versus|engine|timeout|memory|quality|entry-points|throughput|coverage|scaling [--runs N] IMAGE...\n"
+                .utf8))
     exit(64)
 }
 arguments.removeFirst()
@@ -204,6 +208,9 @@ do {
     case "quality": try await quality(arguments: arguments)
     case "entry-points": try await entryPoints(arguments: arguments, runs: runs)
     case "throughput": try throughput(images: arguments, runs: runs)
+    case "coverage":
+        try await coverage(images: arguments.filter { $0 != "--no-deskew" }, runs: runs, deskews: !arguments.contains("--no-deskew"))
+    case "scaling": try await scaling(images: arguments, runs: runs)
     default:
         FileHandle.standardError.write(Data("snap-poem-bench: unknown mode '\(mode)'\n".utf8))
         exit(64)

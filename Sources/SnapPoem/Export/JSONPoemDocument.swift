@@ -29,9 +29,12 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
     public var image: Image
     /// `timings`: how long each stage took.
     public var timings: Timings
+    /// `coverage`: how much of the image's text-like ink the recognised words cover, before and
+    /// after skipped regions were read again; absent when the check did not run.
+    public var coverage: Coverage?
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, generator, source, text, originalText, replacements, recognition, image, timings
+        case schemaVersion, generator, source, text, originalText, replacements, recognition, image, timings, coverage
     }
 
     /// `generator`: the program and OCR engine that wrote the document.
@@ -183,9 +186,15 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         public var deskewAngle: Double
         /// `notes`: what the user should know about the preprocessing (steps skipped, limits).
         public var notes: [String]
+        /// `skew`: the tilt measurement, and what it was measured on; null when none was made.
+        public var skew: Skew? = nil
+        /// `surroundCleared`: the share of the image, 0–1 to three decimals, around a
+        /// photographed sheet (a dark table) that was painted in the paper's tone; 0 for none.
+        public var surroundCleared: Double? = nil
 
         enum CodingKeys: String, CodingKey {
-            case maxDimension, filter, scaling, scaleFactor, inverted, flattened, rotation, deskewAngle, notes
+            case maxDimension, filter, scaling, scaleFactor, inverted, flattened, rotation, deskewAngle, notes, skew
+            case surroundCleared
         }
 
         /// Writes `maxDimension` as an explicit `null` rather than leaving the key out.
@@ -200,6 +209,59 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
             try container.encode(rotation, forKey: .rotation)
             try container.encode(deskewAngle, forKey: .deskewAngle)
             try container.encode(notes, forKey: .notes)
+            try container.encode(skew, forKey: .skew)
+            try container.encodeIfPresent(surroundCleared, forKey: .surroundCleared)
+        }
+    }
+
+    /// `image.preprocessing.skew`: the tilt of the text lines as measured.
+    public struct Skew: Sendable, Equatable, Codable {
+        /// `angle`: degrees to rotate clockwise to level the lines (text tilted
+        /// counter-clockwise measures positive), to two decimals.
+        public var angle: Double
+        /// `confidence`: Leptonica's confidence in the angle, to two decimals.
+        public var confidence: Double
+        /// `letters`: how many letter-sized shapes the tilt was measured on.
+        public var letters: Int
+        /// `ignoredShapes`: how many shapes larger than any letter (a sheet's or table's
+        /// edges, ruled lines, pictures) were left out of the measurement.
+        public var ignoredShapes: Int
+
+        enum CodingKeys: String, CodingKey { case angle, confidence, letters, ignoredShapes }
+    }
+
+    /// `coverage`: the text coverage check (`TextCoverage`).
+    public struct Coverage: Sendable, Equatable, Codable {
+        /// `textShapes`: letter-sized shapes standing in rows of text in the recognised image.
+        public var textShapes: Int
+        /// `coveredBeforeReread`: the share of them, 0–1 to three decimals, inside a word of
+        /// Tesseract's first reading.
+        public var coveredBeforeReread: Double
+        /// `coveredAfterReread`: the same share after skipped regions were read again.
+        public var coveredAfterReread: Double
+        /// `complete`: false when text-like ink is still unread (`unreadRegions`).
+        public var complete: Bool
+        /// `rereadCutShort`: true when the time limit stopped the re-reading.
+        public var rereadCutShort: Bool
+        /// `rereadRegions`: the regions read again.
+        public var rereadRegions: [Region]
+        /// `unreadRegions`: boxes of text-like ink no recognised word covers.
+        public var unreadRegions: [Box]
+
+        enum CodingKeys: String, CodingKey {
+            case textShapes, coveredBeforeReread, coveredAfterReread, complete, rereadCutShort, rereadRegions, unreadRegions
+        }
+
+        /// One entry of `rereadRegions`.
+        public struct Region: Sendable, Equatable, Codable {
+            /// `box`: where the region is in the recognised image.
+            public var box: Box
+            /// `lines`: how many lines the re-read added.
+            public var lines: Int
+            /// `words`: how many words it added.
+            public var words: Int
+
+            enum CodingKeys: String, CodingKey { case box, lines, words }
         }
     }
 
@@ -213,11 +275,14 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         public var recognizeSeconds: Double
         /// `personalizeSeconds`: find/replace.
         public var personalizeSeconds: Double
-        /// `totalSeconds`: the four stages together.
+        /// `totalSeconds`: every stage together.
         public var totalSeconds: Double
+        /// `coverageCheckSeconds`: the text coverage check, re-reading included (nil when
+        /// decoded from a file written before the check existed).
+        public var coverageCheckSeconds: Double? = nil
 
         enum CodingKeys: String, CodingKey {
-            case decodeSeconds, preprocessSeconds, recognizeSeconds, personalizeSeconds, totalSeconds
+            case decodeSeconds, preprocessSeconds, recognizeSeconds, personalizeSeconds, totalSeconds, coverageCheckSeconds
         }
     }
 }
@@ -267,12 +332,14 @@ extension JSONPoemDocument {
                 maxDimension: maxDimension, filter: poem.preprocessing.filter.rawValue, scaling: scaling,
                 scaleFactor: (report.scaleFactor * 1000).rounded() / 1000, inverted: report.inverted,
                 flattened: report.flattened, rotation: report.rotation,
-                deskewAngle: (report.deskewAngle * 100).rounded() / 100, notes: report.notes))
+                deskewAngle: (report.deskewAngle * 100).rounded() / 100, notes: report.notes,
+                skew: report.skew.map(Skew.init), surroundCleared: (report.clearedSurroundShare * 1000).rounded() / 1000))
         let stages = poem.timings
         timings = Timings(
             decodeSeconds: Self.seconds(stages.decode), preprocessSeconds: Self.seconds(stages.preprocess),
             recognizeSeconds: Self.seconds(stages.recognize), personalizeSeconds: Self.seconds(stages.personalize),
-            totalSeconds: Self.seconds(stages.decode + stages.preprocess + stages.recognize + stages.personalize))
+            totalSeconds: Self.seconds(stages.total), coverageCheckSeconds: Self.seconds(stages.coverageCheck))
+        coverage = poem.coverage.map(Coverage.init)
     }
 
     /// A confidence rounded to two decimals: Tesseract's are single-precision floats, and
@@ -321,5 +388,27 @@ extension JSONPoemDocument.ReplacementRecord {
 extension JSONPoemDocument.Box {
     init(_ box: BoundingBox) {
         self.init(left: box.left, top: box.top, right: box.right, bottom: box.bottom)
+    }
+}
+
+extension JSONPoemDocument.Skew {
+    init(_ skew: SkewMeasurement) {
+        self.init(
+            angle: JSONPoemDocument.hundredths(skew.angle), confidence: JSONPoemDocument.hundredths(skew.confidence),
+            letters: skew.letterCount, ignoredShapes: skew.ignoredShapeCount)
+    }
+}
+
+extension JSONPoemDocument.Coverage {
+    init(_ coverage: TextCoverage) {
+        func thousandths(_ value: Double) -> Double { value.isFinite ? (value * 1000).rounded() / 1000 : 0 }
+        self.init(
+            textShapes: coverage.textShapeCount, coveredBeforeReread: thousandths(coverage.coveredBeforeReread),
+            coveredAfterReread: thousandths(coverage.coveredAfterReread), complete: coverage.isComplete,
+            rereadCutShort: coverage.rereadCutShort,
+            rereadRegions: coverage.rereadRegions.map {
+                Region(box: JSONPoemDocument.Box($0.box), lines: $0.lineCount, words: $0.wordCount)
+            },
+            unreadRegions: coverage.unreadRegions.map(JSONPoemDocument.Box.init))
     }
 }

@@ -23,16 +23,39 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// How unevenly the page is lit: 1 − (dark end ÷ bright end) of its background, taking
     /// the 5th and 95th percentiles of a background map (a grey closing that wipes out the
     /// text; for light text, an opening). 0 for a flatbed scan; 0.5 when the shadowed part
-    /// gets half the light. Above `unevenLighting` the `flatten` filter acts.
+    /// gets half the light. Above `unevenLighting` the `flatten` filter acts. The dark
+    /// surround of a photographed sheet (`surroundShare`) is left out: a table says nothing
+    /// about the light on the page.
     public var unevenness: Double
+    /// The share of the image, 0–1, taken by a dark surround around a photographed sheet (the
+    /// table it lies on), which the pipeline paints white; 0 when there is none. See
+    /// `ImageAnalysis+Surround.swift`.
+    public var surroundShare: Double
 
     /// Creates a record of a measurement.
-    public init(isLightOnDark: Bool, polarity: Double, xHeight: Double?, letterCount: Int, unevenness: Double = 0) {
+    public init(
+        isLightOnDark: Bool, polarity: Double, xHeight: Double?, letterCount: Int, unevenness: Double = 0,
+        surroundShare: Double = 0
+    ) {
         self.isLightOnDark = isLightOnDark
         self.polarity = polarity
         self.xHeight = xHeight
         self.letterCount = letterCount
         self.unevenness = unevenness
+        self.surroundShare = surroundShare
+    }
+
+    enum CodingKeys: String, CodingKey { case isLightOnDark, polarity, xHeight, letterCount, unevenness, surroundShare }
+
+    /// Decodes a measurement; `surroundShare`, added later, defaults to 0 when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        isLightOnDark = try container.decode(Bool.self, forKey: .isLightOnDark)
+        polarity = try container.decode(Double.self, forKey: .polarity)
+        xHeight = try container.decodeIfPresent(Double.self, forKey: .xHeight)
+        letterCount = try container.decode(Int.self, forKey: .letterCount)
+        unevenness = try container.decode(Double.self, forKey: .unevenness)
+        surroundShare = try container.decodeIfPresent(Double.self, forKey: .surroundShare) ?? 0
     }
 
     /// The longer side, in pixels, of the reduced copy that is measured.
@@ -49,8 +72,9 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// 0.11 for paper texture, 0.48–0.72 for text.
     public static let minimumPeakShare = 0.25
     /// `unevenness` from which lighting counts as uneven. Measured: 0.00–0.10 on the evenly
-    /// lit samples (scans, blur, JPEG artefacts, coloured paper), 0.54–0.80 on those with a
-    /// shadow, a vignette or a lamp's fall-off.
+    /// lit samples (scans, blur, JPEG artefacts, coloured paper), 0.19 on the page of the phone
+    /// photo (lit from one corner; its table left out), 0.54–0.88 on those with a shadow, a
+    /// vignette or a lamp's fall-off.
     public static let unevenLighting = 0.2
 
     /// Measures `image` (any depth; converted to grey first).
@@ -59,21 +83,34 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     }
 
     /// Measures an 8-bit grey image and also returns the reduced, thresholded copy it
-    /// measured (dark marks black), for the skew measurement that follows.
-    static func measure(_ gray: PixImage) -> (analysis: ImageAnalysis, binary: PixImage?) {
+    /// measured (dark marks black), for the skew measurement that follows, with the dark
+    /// surround of a photographed sheet, if any, left out of it.
+    static func measure(_ gray: PixImage) -> (analysis: ImageAnalysis, measured: MeasuredCopy?) {
         guard let working = WorkingCopy(gray) else {
             return (ImageAnalysis(isLightOnDark: false, polarity: 0, xHeight: nil, letterCount: 0), nil)
         }
         let polarity = Self.polarity(of: working.gray)
         let isLightOnDark = polarity > Self.lightOnDarkThreshold
         let source = working.oriented(invert: isLightOnDark)
-        let binary = WorkingCopy.binarized(source)
-        let letters = binary.map(Self.letterHeights) ?? []
-        let xHeight = Self.xHeight(fromLetterHeights: letters).map { $0 / working.factor }
+        var binary = WorkingCopy.binarized(source)
+        let shapes = binary?.shapeBoxes() ?? []
+        let letters = Self.letterHeights(of: shapes, imageHeight: source.height)
+        let workingXHeight = Self.xHeight(fromLetterHeights: letters)
+        let map = Self.backgroundMap(of: source)
+        let surround =
+            binary == nil
+            ? nil
+            : map.flatMap { Self.surround(inMap: $0, shapes: shapes, xHeight: workingXHeight, copyWidth: source.width) }
+        if let surround, let text = binary { binary = Self.removing(surround.mask, from: text) }
         let analysis = ImageAnalysis(
-            isLightOnDark: isLightOnDark, polarity: polarity, xHeight: xHeight, letterCount: letters.count,
-            unevenness: Self.unevenness(of: source, lightOnDark: isLightOnDark))
-        return (analysis, binary)
+            isLightOnDark: isLightOnDark, polarity: polarity, xHeight: workingXHeight.map { $0 / working.factor },
+            letterCount: letters.count,
+            unevenness: map.map { Self.unevenness(ofMap: $0, lightOnDark: isLightOnDark, excluding: surround?.mask) } ?? 0,
+            surroundShare: surround?.share ?? 0)
+        return (
+            analysis,
+            binary.map { MeasuredCopy(binary: $0, xHeight: workingXHeight, surround: surround?.mask, paperTone: surround?.paper ?? 255) }
+        )
     }
 
     // MARK: - Polarity
@@ -122,24 +159,8 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
 
     // MARK: - Lighting
 
-    /// See `unevenness`. The background map is Leptonica's `pixGetBackgroundGrayMapMorph`
-    /// (closing with a 15 px square at a reduction of 4, i.e. 60 px on the working copy) of
-    /// `gray`, which holds dark marks (light text arrives inverted). Light falls on the
-    /// original, so for light text the map is turned back (255 − value, an opening of the
-    /// original) before comparing its ends: the dark board is what the light multiplies.
-    static func unevenness(of gray: PixImage, lightOnDark: Bool) -> Double {
-        guard min(gray.width, gray.height) >= 120 else { return 0 }
-        var map: UnsafeMutablePointer<PIX>?
-        guard pixGetBackgroundGrayMapMorph(gray.pointer, nil, 4, 15, &map) == 0, let owned = PixImage.taking(map) else {
-            return 0
-        }
-        var low: UInt32 = 0, high: UInt32 = 0
-        guard pixGetRankValue(owned.pointer, 1, 0.05, &low) == 0, pixGetRankValue(owned.pointer, 1, 0.95, &high) == 0
-        else { return 0 }
-        let (dark, bright) = lightOnDark ? (255 - Double(high), 255 - Double(low)) : (Double(low), Double(high))
-        guard bright > 0 else { return 0 }
-        return max(0, 1 - dark / bright)
-    }
+    // `unevenness(ofMap:lightOnDark:excluding:)` is in `ImageAnalysis+Surround.swift`, with the
+    // background map it reads.
 
     // MARK: - Letter size
 
@@ -147,8 +168,13 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// lines or streaks (width at most 6 × height, height at most 12 × width), and not
     /// taller than a sixth of the image.
     static func letterHeights(in binary: PixImage) -> [Int] {
-        let limit = max(8, binary.height / 6)
-        return binary.componentSizes().compactMap { size in
+        letterHeights(of: binary.shapeBoxes(), imageHeight: binary.height)
+    }
+
+    /// The heights of the shapes among `boxes` that could be letters, by the rule above.
+    static func letterHeights(of boxes: [BoundingBox], imageHeight: Int) -> [Int] {
+        let limit = max(8, imageHeight / 6)
+        return boxes.compactMap { size in
             let plausible =
                 size.height >= 4 && size.width >= 2 && size.height <= limit
                 && size.width <= 6 * size.height && size.height <= 12 * size.width
@@ -184,6 +210,27 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         let near = sorted.filter { abs(Double($0 - peak)) <= max(1, Double(peak) * 0.15) }
         guard Double(near.count) >= minimumPeakShare * Double(sorted.count) else { return nil }
         return Double(near.reduce(0, +)) / Double(near.count)
+    }
+}
+
+/// The reduced, thresholded copy an image was measured on (dark marks black), kept for the
+/// tilt measurement after the image has been scaled, inverted and flattened.
+struct MeasuredCopy: Sendable {
+    /// The 1-bit copy, without the surround.
+    let binary: PixImage
+    /// The text's x-height in the copy's pixels, when one was measured.
+    let xHeight: Double?
+    /// The dark surround of a photographed sheet (1-bit, set where the table is, at a quarter
+    /// of the copy's size), when there is one.
+    var surround: PixImage? = nil
+    /// The grey level of the paper in the copy with dark marks (the background map's 95th
+    /// percentile), which the surround is painted in.
+    var paperTone: UInt8 = 255
+
+    /// The copy turned clockwise by a multiple of 90°.
+    func rotated(clockwiseDegrees degrees: Int) -> MeasuredCopy {
+        func turn(_ pix: PixImage) -> PixImage { ImagePreprocessor.rotated(PoemImage(pix: pix), clockwiseDegrees: degrees).pix }
+        return MeasuredCopy(binary: turn(binary), xHeight: xHeight, surround: surround.map(turn), paperTone: paperTone)
     }
 }
 

@@ -7,7 +7,10 @@ import Foundation
 /// 2. measure (one reduced copy): polarity and x-height, used by the next steps;
 /// 3. scale: once, to the size asked for (and within the output limits);
 /// 4. invert light text: background flattening and Tesseract expect dark marks;
-/// 5. flatten (filter `adaptive` always, `flatten` when the lighting is uneven): before
+/// 4a. clear the surround: paint the dark table around a photographed sheet in the paper's
+///    tone; flattening would turn it into grain and edges that Tesseract reads as text;
+/// 5. flatten (filter `adaptive` always, `flatten` when the lighting is uneven or a surround
+///    was cleared): before
 ///    orientation detection, which thresholds globally and would lose a shadowed half;
 /// 6. orientation (OSD), only in the asynchronous form, with a detector;
 /// 7. deskew: after the quarter turn, because a sideways page has no level lines to measure;
@@ -43,7 +46,8 @@ extension ImagePreprocessor {
         process(image, options: options).image
     }
 
-    /// The work before orientation detection: grey, measure, scale, invert, flatten.
+    /// The work before orientation detection: grey, measure, scale, invert, clear the
+    /// surround, flatten.
     static func start(_ image: PoemImage, options: PreprocessingOptions) -> Stage {
         var report = PreprocessingReport(inputWidth: image.width, inputHeight: image.height, filter: options.filter)
         let gray = grayscale(image)
@@ -59,7 +63,14 @@ extension ImagePreprocessor {
             current = inverted(current)
             report.inverted = true
         }
-        if options.filter == .adaptive || (options.filter == .flatten && analysis.unevenness >= ImageAnalysis.unevenLighting) {
+        if options.clearsSurround, let measured, let surround = measured.surround {
+            let paper = measured.paperTone
+            current = clearing(surround, from: current, tone: analysis.isLightOnDark && !report.inverted ? 255 - paper : paper)
+            report.clearedSurroundShare = analysis.surroundShare
+        }
+        // A cleared surround leaves the sheet's own shading at its edges: flattening evens it.
+        let uneven = analysis.unevenness >= ImageAnalysis.unevenLighting || report.clearedSurroundShare > 0
+        if options.filter == .adaptive || (options.filter == .flatten && uneven) {
             current = flattenedBackground(current, xHeight: xHeight)
             report.flattened = true
         }
@@ -76,11 +87,11 @@ extension ImagePreprocessor {
             report.orientationConfidence = turn.confidence
             if OrientationDetector.shouldRotate(turn) {
                 current = rotated(current, clockwiseDegrees: turn.rotation)
-                measured = measured.map { rotated(PoemImage(pix: $0), clockwiseDegrees: turn.rotation).pix }
+                measured = measured.map { $0.rotated(clockwiseDegrees: turn.rotation) }
                 report.rotation = turn.rotation
             }
         }
-        if options.deskews, let measured, let skew = measureSkew(ofBinary: measured) {
+        if options.deskews, let measured, let skew = measureSkew(of: measured) {
             report.skew = skew
             if shouldDeskew(skew) {
                 current = deskewed(current, angle: skew.angle)
@@ -126,7 +137,7 @@ extension ImagePreprocessor {
         /// The image so far, and the report so far.
         var prepared: PreparedImage
         /// The reduced, thresholded copy measured in step 2, for the skew measurement.
-        var measured: PixImage?
+        var measured: MeasuredCopy?
     }
 }
 

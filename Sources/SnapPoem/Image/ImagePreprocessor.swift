@@ -158,14 +158,31 @@ public enum ImagePreprocessor {
     /// resampling would only soften the letters.
     public static let minimumDeskewAngle = 0.3
 
-    /// Measures the tilt of the text lines (`pixFindSkewSweepAndSearch` over ±`maximumSkew`°
-    /// on a reduced, thresholded copy). Nil when there is too little text to say.
+    /// Measures the tilt of the text lines (`pixFindSkewSweepAndSearch` over ±`maximumSkew`° on
+    /// a reduced, thresholded copy, keeping only its letter-sized shapes). Nil when there is
+    /// too little text to say.
     public static func measureSkew(_ image: PoemImage) -> SkewMeasurement? {
-        guard let binary = ImageAnalysis.measure(grayscale(image).pix).binary else { return nil }
-        return measureSkew(ofBinary: binary)
+        guard let measured = ImageAnalysis.measure(grayscale(image).pix).measured else { return nil }
+        return measureSkew(of: measured)
     }
 
-    /// Measures the tilt of a 1-bit image's text lines.
+    /// Measures the tilt of the text lines in a measured copy, on its letter-sized shapes only
+    /// (see `LetterShapes`): a sheet's straight edge, a table's edge, a ruled line or a
+    /// picture is left out, so that it cannot outvote the text. Nil when Leptonica finds no
+    /// angle.
+    static func measureSkew(of measured: MeasuredCopy) -> SkewMeasurement? {
+        let shapes = LetterShapes(of: measured.binary, xHeight: measured.xHeight)
+        let letters = shapes.letterCount
+        let oversized = shapes.oversizedCount
+        let bounds = shapes.bounds
+        let text = letters == shapes.boxes.count ? measured.binary : measured.binary.keepingShapes(where: bounds.admits)
+        guard let text, var skew = measureSkew(ofBinary: text) else { return nil }
+        skew.letterCount = letters
+        skew.ignoredShapeCount = oversized
+        return skew
+    }
+
+    /// Measures the tilt of a 1-bit image's text lines, over all of its ink.
     static func measureSkew(ofBinary binary: PixImage) -> SkewMeasurement? {
         var angle: Float = 0, confidence: Float = 0
         let status = pixFindSkewSweepAndSearch(

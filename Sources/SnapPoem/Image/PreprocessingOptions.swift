@@ -14,6 +14,9 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
     /// Measure a small tilt of the text lines (up to ±`ImagePreprocessor.maximumSkew`°) and
     /// rotate it away. Default: on.
     public var deskews: Bool
+    /// Paint white the dark surround of a photographed sheet (the table it lies on) before
+    /// the other steps; see `ImagePreprocessor.clearedSurround`. Default: on.
+    public var clearsSurround: Bool = true
     /// The most pixels the preprocessed image may have; larger results are scaled down and
     /// the report says so. Default 36 megapixels.
     public var maxOutputPixels: Int
@@ -29,7 +32,8 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
         invertsLightText: Bool = true,
         detectsOrientation: Bool = true,
         deskews: Bool = true,
-        maxOutputPixels: Int = 36_000_000
+        maxOutputPixels: Int = 36_000_000,
+        clearsSurround: Bool = true
     ) {
         if case .maxDimension(let side) = scaling {
             precondition(side >= 16, "maxDimension must be at least 16 pixels")
@@ -40,6 +44,7 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
         self.invertsLightText = invertsLightText
         self.detectsOrientation = detectsOrientation
         self.deskews = deskews
+        self.clearsSurround = clearsSurround
         self.maxOutputPixels = maxOutputPixels
     }
 
@@ -47,9 +52,28 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
     /// black-and-white filter, nothing else.
     public static let tutorial = PreprocessingOptions(
         scaling: .maxDimension(640), filter: .blackAndWhite, invertsLightText: false,
-        detectsOrientation: false, deskews: false)
+        detectsOrientation: false, deskews: false, clearsSurround: false)
 
     /// No preprocessing beyond conversion to grey (and the size limits).
     public static let minimal = PreprocessingOptions(
-        scaling: .original, filter: .none, invertsLightText: false, detectsOrientation: false, deskews: false)
+        scaling: .original, filter: .none, invertsLightText: false, detectsOrientation: false, deskews: false,
+        clearsSurround: false)
+}
+
+extension PreprocessingOptions {
+    enum CodingKeys: String, CodingKey {
+        case scaling, filter, invertsLightText, detectsOrientation, deskews, clearsSurround, maxOutputPixels
+    }
+
+    /// Decodes options; `clearsSurround`, added later, defaults to on when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        scaling = try container.decode(ScalingMode.self, forKey: .scaling)
+        filter = try container.decode(ImageFilter.self, forKey: .filter)
+        invertsLightText = try container.decode(Bool.self, forKey: .invertsLightText)
+        detectsOrientation = try container.decode(Bool.self, forKey: .detectsOrientation)
+        deskews = try container.decode(Bool.self, forKey: .deskews)
+        clearsSurround = try container.decodeIfPresent(Bool.self, forKey: .clearsSurround) ?? true
+        maxOutputPixels = try container.decode(Int.self, forKey: .maxOutputPixels)
+    }
 }

@@ -13,6 +13,9 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     public var inverted: Bool
     /// Whether uneven light was flattened (`ImageFilter.flatten`, `.adaptive`).
     public var flattened: Bool
+    /// The share of the image, 0–1, around a photographed sheet (a dark table) that was
+    /// painted white before recognition; 0 when none was (see `ImageAnalysis.surroundShare`).
+    public var clearedSurroundShare: Double
     /// Clockwise quarter-turn rotation applied from orientation detection: 0, 90, 180 or 270.
     public var rotation: Int
     /// Tesseract's orientation confidence, when detection ran and found enough text.
@@ -31,6 +34,31 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     /// Things the user should know: a step skipped, a size limit applied.
     public var notes: [String]
 
+    enum CodingKeys: String, CodingKey {
+        case inputWidth, inputHeight, analysis, scaleFactor, inverted, flattened, clearedSurroundShare, rotation
+        case orientationConfidence, skew, deskewAngle, filter, outputWidth, outputHeight, notes
+    }
+
+    /// Decodes a report; `clearedSurroundShare`, added later, defaults to 0 when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        inputWidth = try container.decode(Int.self, forKey: .inputWidth)
+        inputHeight = try container.decode(Int.self, forKey: .inputHeight)
+        analysis = try container.decodeIfPresent(ImageAnalysis.self, forKey: .analysis)
+        scaleFactor = try container.decode(Double.self, forKey: .scaleFactor)
+        inverted = try container.decode(Bool.self, forKey: .inverted)
+        flattened = try container.decode(Bool.self, forKey: .flattened)
+        clearedSurroundShare = try container.decodeIfPresent(Double.self, forKey: .clearedSurroundShare) ?? 0
+        rotation = try container.decode(Int.self, forKey: .rotation)
+        orientationConfidence = try container.decodeIfPresent(Double.self, forKey: .orientationConfidence)
+        skew = try container.decodeIfPresent(SkewMeasurement.self, forKey: .skew)
+        deskewAngle = try container.decode(Double.self, forKey: .deskewAngle)
+        filter = try container.decode(ImageFilter.self, forKey: .filter)
+        outputWidth = try container.decode(Int.self, forKey: .outputWidth)
+        outputHeight = try container.decode(Int.self, forKey: .outputHeight)
+        notes = try container.decode([String].self, forKey: .notes)
+    }
+
     /// Creates a report of an image that has not been changed yet.
     public init(inputWidth: Int, inputHeight: Int, filter: ImageFilter = .none) {
         self.inputWidth = inputWidth
@@ -39,6 +67,7 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
         self.scaleFactor = 1
         self.inverted = false
         self.flattened = false
+        self.clearedSurroundShare = 0
         self.rotation = 0
         self.orientationConfidence = nil
         self.skew = nil
@@ -50,19 +79,40 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     }
 }
 
-/// The tilt of the text lines, as Leptonica's `pixFindSkew` measures it.
+/// The tilt of the text lines, as Leptonica's `pixFindSkew` measures it on the letter-sized
+/// shapes of the image (see `ImagePreprocessor.measureSkew`).
 public struct SkewMeasurement: Sendable, Equatable, Codable {
-    /// The angle, in degrees, by which the image must be rotated (counter-clockwise for a
-    /// positive value) to make the lines level.
+    /// The angle, in degrees, by which the image must be rotated (clockwise for a positive
+    /// value, as `pixRotate` turns) to make the lines level: text tilted counter-clockwise
+    /// measures positive.
     public var angle: Double
     /// Leptonica's confidence: the ratio of the best alignment score to the average one.
     /// Below `ImagePreprocessor.minimumSkewConfidence` the angle is not used.
     public var confidence: Double
+    /// How many letter-sized shapes the tilt was measured on (0 when it was measured over
+    /// all the ink, as `measureSkew(ofBinary:)` does).
+    public var letterCount: Int
+    /// How many shapes larger than any letter were left out of the measurement: a sheet's or
+    /// a table's straight edges, ruled lines, pictures.
+    public var ignoredShapeCount: Int
 
     /// Creates a measurement.
-    public init(angle: Double, confidence: Double) {
+    public init(angle: Double, confidence: Double, letterCount: Int = 0, ignoredShapeCount: Int = 0) {
         self.angle = angle
         self.confidence = confidence
+        self.letterCount = letterCount
+        self.ignoredShapeCount = ignoredShapeCount
+    }
+
+    enum CodingKeys: String, CodingKey { case angle, confidence, letterCount, ignoredShapeCount }
+
+    /// Decodes a measurement; the shape counts, added later, default to 0 when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        angle = try container.decode(Double.self, forKey: .angle)
+        confidence = try container.decode(Double.self, forKey: .confidence)
+        letterCount = try container.decodeIfPresent(Int.self, forKey: .letterCount) ?? 0
+        ignoredShapeCount = try container.decodeIfPresent(Int.self, forKey: .ignoredShapeCount) ?? 0
     }
 }
 

@@ -116,6 +116,22 @@ public final class PoemScanner: Sendable {
             recognizeTime += retry.recognizeTime
         }
 
+        var coverage: TextCoverage?
+        var coverageTime: Duration = .zero
+        if configuration.checksTextCoverage, CoverageCheck.applies(to: recognition.pageSegmentation), !page.timedOut {
+            let coverageStart = clock.now
+            let report = preparation.report
+            let lightOnDark = (report.analysis?.isLightOnDark ?? false) && !report.inverted
+            let checked = try await CoverageCheck(recognizer: recognizer).complete(
+                page, in: preparation.image, options: recognition, lightOnDark: lightOnDark, deadline: deadline, name: name)
+            page = checked.page
+            coverage = checked.coverage
+            // The time limit ended the re-read: what is missing is reported as for a first
+            // reading the limit cut short.
+            if checked.coverage.rereadCutShort { page.timedOut = true }
+            coverageTime = clock.now - coverageStart
+        }
+
         let personalizeStart = clock.now
         // Runs of spaces the user asked Tesseract to keep are not tidied away again.
         let preservesSpaces = configuration.recognition.preserveInterwordSpaces
@@ -134,10 +150,12 @@ public final class PoemScanner: Sendable {
             preprocessingReport: preparation.report,
             preprocessedImage: configuration.keepsPreprocessedImage ? preparation.image : nil,
             page: page,
+            coverage: coverage,
             recognizedText: recognizedText,
             personalized: personalized,
             timings: StageTimings(
-                decode: decodeTime, preprocess: preprocessTime, recognize: recognizeTime, personalize: personalizeTime))
+                decode: decodeTime, preprocess: preprocessTime, recognize: recognizeTime, personalize: personalizeTime,
+                coverageCheck: coverageTime))
     }
 }
 

@@ -18,6 +18,11 @@ public struct ScanConfiguration: Sendable, Equatable {
     /// Keep the preprocessed image (exactly what Tesseract saw) in `ScannedPoem`, e.g. to
     /// save it. Off by default: it holds the image's memory for as long as the result lives.
     public var keepsPreprocessedImage = false
+    /// After recognition, compare the text-like ink of the image with the words Tesseract
+    /// returned and read skipped lines again (`CoverageCheck`); the result is in
+    /// `ScannedPoem.coverage`. On by default; it applies to the page and block segmentation
+    /// modes only (`CoverageCheck.applies(to:)`).
+    public var checksTextCoverage = true
 
     /// Creates a configuration; every stage has sensible defaults.
     public init(
@@ -45,13 +50,34 @@ public struct StageTimings: Sendable, Equatable, Codable {
     public var recognize: Duration
     /// Find/replace.
     public var personalize: Duration
+    /// The text coverage check after recognition, re-reading included (`CoverageCheck`).
+    public var coverageCheck: Duration
 
     /// Creates a record of stage durations.
-    public init(decode: Duration = .zero, preprocess: Duration = .zero, recognize: Duration = .zero, personalize: Duration = .zero) {
+    public init(
+        decode: Duration = .zero, preprocess: Duration = .zero, recognize: Duration = .zero, personalize: Duration = .zero,
+        coverageCheck: Duration = .zero
+    ) {
         self.decode = decode
         self.preprocess = preprocess
         self.recognize = recognize
         self.personalize = personalize
+        self.coverageCheck = coverageCheck
+    }
+
+    /// Every stage together.
+    public var total: Duration { decode + preprocess + recognize + coverageCheck + personalize }
+
+    enum CodingKeys: String, CodingKey { case decode, preprocess, recognize, personalize, coverageCheck }
+
+    /// Decodes stage timings; `coverageCheck`, added later, defaults to zero when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        decode = try container.decode(Duration.self, forKey: .decode)
+        preprocess = try container.decode(Duration.self, forKey: .preprocess)
+        recognize = try container.decode(Duration.self, forKey: .recognize)
+        personalize = try container.decode(Duration.self, forKey: .personalize)
+        coverageCheck = try container.decodeIfPresent(Duration.self, forKey: .coverageCheck) ?? .zero
     }
 }
 
@@ -71,8 +97,12 @@ public struct ScannedPoem: Sendable, Equatable {
     public var preprocessingReport: PreprocessingReport
     /// Exactly what Tesseract saw, when `ScanConfiguration.keepsPreprocessedImage` was set.
     public var preprocessedImage: PoemImage?
-    /// What Tesseract recognised.
+    /// What Tesseract recognised, with the lines the coverage check read again merged in.
     public var page: RecognizedPage
+    /// How much of the text-like ink in the image the recognised words cover, and what was
+    /// read again (`CoverageCheck`); nil when the check was off, did not apply to the page
+    /// segmentation mode, or the time limit ended the first reading.
+    public var coverage: TextCoverage? = nil
     /// The recognised poem before personalisation: lines and stanzas rebuilt from the layout
     /// (`PoemLayout`) and tidied (`OCRTextCleanup`).
     public var recognizedText: String
@@ -83,4 +113,9 @@ public struct ScannedPoem: Sendable, Equatable {
 
     /// The personalised poem's text.
     public var text: String { personalized.text }
+
+    /// Whether the image holds text-like ink that no recognised word covers, even after the
+    /// re-read: the poem may be missing lines, and a person should compare it with the image
+    /// (`coverage.unreadRegions` says where). False when the check did not run.
+    public var hasUnreadText: Bool { coverage.map { !$0.isComplete } ?? false }
 }

@@ -103,7 +103,13 @@ struct JSONExporterTests {
 
     @Test("The keys written are exactly the keys documented in Docs/json-schema.md")
     func documentedKeys() async throws {
-        let poem = try await ExportFixtures.lenore.value
+        var poem = try await ExportFixtures.lenore.value
+        // Lenore.png is read whole at once; a region of each kind shows the keys inside them.
+        let region = BoundingBox(left: 10, top: 20, right: 300, bottom: 80)
+        var coverage = try #require(poem.coverage)
+        coverage.rereadRegions = [RereadRegion(box: region, lineCount: 1, wordCount: 5)]
+        coverage.unreadRegions = [region]
+        poem.coverage = coverage
         let object = try JSONSerialization.jsonObject(with: JSONExporter().export(poem))
         let written = keyPaths(of: object)
         let documented = try documentedKeyPaths()
@@ -121,8 +127,10 @@ struct JSONExporterTests {
         #expect(
             preprocessing.keys.sorted() == [
                 "deskewAngle", "filter", "flattened", "inverted", "maxDimension", "notes", "rotation", "scaleFactor", "scaling",
+                "skew", "surroundCleared",
             ])
         #expect(preprocessing["maxDimension"] is NSNull)
+        #expect(preprocessing["skew"] is NSNull)
         #expect(preprocessing["scaling"] as? String == "none")
         #expect(preprocessing["filter"] as? String == "none")
     }
@@ -165,6 +173,7 @@ struct JSONExporterTests {
         #expect(view.timings.recognizeSeconds > 0)
         let stages =
             view.timings.decodeSeconds + view.timings.preprocessSeconds + view.timings.recognizeSeconds + view.timings.personalizeSeconds
+            + (document.timings.coverageCheckSeconds ?? .nan)
         #expect(abs(view.timings.totalSeconds - stages) < 0.00001)
         #expect(view.recognition.timedOut == false)
     }

@@ -47,7 +47,9 @@ struct ImageAnalysisTests {
     func lighting(file: String) throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
         let unevenness = ImageAnalysis(measuring: image).unevenness
-        let uneven = ["photo-uneven-light.jpg", "photo-vignette-shadow.jpg", "photo-phone-size.jpg", "photo-inverted-noisy.jpg"]
+        // The phone photo's page is lit from one corner and vignetted (0.19), just under the
+        // bar; its dark table, which made it look uneven before, is left out (surroundShare).
+        let uneven = ["photo-uneven-light.jpg", "photo-vignette-shadow.jpg", "photo-inverted-noisy.jpg"]
         #expect((unevenness >= ImageAnalysis.unevenLighting) == uneven.contains(file), "\(file): unevenness \(unevenness)")
     }
 
