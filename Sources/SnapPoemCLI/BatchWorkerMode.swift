@@ -83,7 +83,7 @@ enum BatchWorkerMode {
         var reply = WorkerReply(
             status: .ok, exitCode: code.rawValue, output: data, diagnostics: diagnostics, warnings: warnings,
             contentHash: contentHash, meanConfidence: poem.page.meanConfidence, hasText: poem.page.hasText,
-            timings: timings(poem.timings, total: clock.now - start))
+            coverage: poem.coverage.map(ManifestEntry.Coverage.init), timings: timings(poem.timings, total: clock.now - start))
         switch code {
         case .success: break
         case .timedOut: reply.status = .timedOut

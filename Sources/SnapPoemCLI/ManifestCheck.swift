@@ -10,8 +10,12 @@ import SnapPoem
 /// missing: poems/c.png
 /// duplicated: poems/a.png (manifest.shard-1-of-2.jsonl, manifest.shard-2-of-3.jsonl)
 /// failed: poems/b.png: worker crashed: signal 4 (SIGILL, illegal instruction)
-/// snap-poem: 29 images, 2 manifests: 26 covered once, 1 missing, 1 duplicated, 1 failed
+/// look at: poems/d.png: 1 region of text could not be read (97 % of the text is covered)
+/// snap-poem: 29 images, 2 manifests: 26 covered once, 1 missing, 1 duplicated, 1 failed; 1 to look at
 /// ```
+///
+/// A page whose coverage check left text unread is done (it is counted as covered), but it
+/// is listed as one to look at, so that a person can compare it with the image.
 struct ManifestCheck {
     let options: CommandOptions
     let console: Console
@@ -38,7 +42,7 @@ struct ManifestCheck {
                 entries[entry.input, default: []].append((file, entry))
             }
         }
-        var counts = (covered: 0, missing: 0, duplicated: 0, failed: 0, changed: 0)
+        var counts = (covered: 0, missing: 0, duplicated: 0, failed: 0, changed: 0, toLookAt: 0)
         var lines: [String] = []
         for input in collection.inputs {
             let found = entries.removeValue(forKey: input.relativePath) ?? []
@@ -70,11 +74,19 @@ struct ManifestCheck {
                 continue
             }
             counts.covered += 1
+            if let coverage = latest.coverage, !coverage.complete {
+                let regions = coverage.unreadRegions
+                lines.append(
+                    "look at: \(input.path): \(regions) region\(regions == 1 ? "" : "s") of text could not be read "
+                        + "(\(CoverageWarning.percent(coverage.coveredAfterReread)) of the text is covered)")
+                counts.toLookAt += 1
+            }
         }
         let strangers = entries.count
         var summary =
             "snap-poem: \(collection.inputs.count) images, \(files.count) manifest\(files.count == 1 ? "" : "s"): \(counts.covered) covered once, \(counts.missing) missing, \(counts.duplicated) duplicated, \(counts.failed) failed"
         if counts.changed > 0 { summary += ", \(counts.changed) changed since" }
+        if counts.toLookAt > 0 { summary += "; \(counts.toLookAt) to look at" }
         if strangers > 0 { summary += "; \(strangers) manifest entries name no input given" }
         if unreadable > 0 { summary += "; \(unreadable) unreadable manifest lines" }
         console.writeOutput(Data((lines + [summary]).map { $0 + "\n" }.joined().utf8))

@@ -83,6 +83,7 @@ actor SupervisedDelivery {
             entry.failure = reply.failure
             entry.meanConfidence = reply.meanConfidence
             entry.hasText = reply.hasText
+            entry.coverage = reply.coverage
             entry.warnings = reply.warnings
             entry.messages = printed
             entry.timings = reply.timings

@@ -66,4 +66,39 @@ struct ShardManifestTests {
         #expect(given.status == 0, "\(given.error)")
         #expect(given.output.hasPrefix("==> \(input.path)/a.jpg <==\n"), "index 0 of 2 is shard 1/2, which holds a.jpg")
     }
+
+    @Test("Each manifest line carries the coverage check's findings; --check-manifests lists pages with unread text to look at")
+    func coverageInManifest() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small, "b.jpg": BatchFixtures.small])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "1"])
+        #expect(run.status == 0, "\(run.error)")
+        let entries = try BatchFixtures.manifest(output)
+        let coverage = try #require(entries["a.jpg"]?["coverage"] as? [String: Any])
+        #expect(coverage["complete"] as? Bool == true)
+        #expect(coverage["unreadRegions"] as? Int == 0)
+        #expect(coverage["linesReread"] as? Int == 0)
+        #expect((coverage["coveredAfterReread"] as? Double ?? 0) >= 0.9)
+        let check = try await BinaryRun.run([input.path, "--output-dir", output.path, "--check-manifests"])
+        #expect(check.output == "snap-poem: 2 images, 1 manifest: 2 covered once, 0 missing, 0 duplicated, 0 failed\n")
+
+        // The same line as a page with unread text would have it: done, but listed to look at.
+        let manifest = output.appendingPathComponent("manifest.jsonl")
+        let lines = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n").map { line -> String in
+            guard line.contains("\"input\":\"b.jpg\"") else { return String(line) }
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            object["coverage"] = [
+                "complete": false, "coveredBeforeReread": 0.8, "coveredAfterReread": 0.9, "linesReread": 1, "unreadRegions": 2,
+            ]
+            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: manifest)
+        let lookAt = try await BinaryRun.run([input.path, "--output-dir", output.path, "--check-manifests"])
+        #expect(lookAt.status == 0, "a page to look at is done: \(lookAt.output)")
+        #expect(
+            lookAt.output
+                == "look at: \(input.path)/b.jpg: 2 regions of text could not be read (90 % of the text is covered)\n"
+                + "snap-poem: 2 images, 1 manifest: 2 covered once, 0 missing, 0 duplicated, 0 failed; 1 to look at\n")
+    }
 }

@@ -61,6 +61,29 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         }
     }
 
+    /// The coverage check's findings for one image, as the manifest keeps them.
+    public struct Coverage: Sendable, Equatable, Codable {
+        /// `complete`: every row of text-like ink is covered by a recognised word.
+        public var complete: Bool
+        /// `coveredBeforeReread`: the share of text-like ink (0–1) Tesseract's first reading covered.
+        public var coveredBeforeReread: Double
+        /// `coveredAfterReread`: the share covered once uncovered rows were read again.
+        public var coveredAfterReread: Double
+        /// `linesReread`: lines recovered by reading uncovered rows again.
+        public var linesReread: Int
+        /// `unreadRegions`: regions of text-like ink still not read.
+        public var unreadRegions: Int
+
+        /// Summarises a coverage check's result.
+        public init(_ coverage: TextCoverage) {
+            self.complete = coverage.isComplete
+            self.coveredBeforeReread = coverage.coveredBeforeReread
+            self.coveredAfterReread = coverage.coveredAfterReread
+            self.linesReread = coverage.recoveredLineCount
+            self.unreadRegions = coverage.unreadRegions.count
+        }
+    }
+
     /// `schemaVersion`: 1.
     public var schemaVersion: Int
     /// `input`: the path relative to the folder argument it was found in (as given, for a
@@ -89,9 +112,10 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
     public var meanConfidence: Int?
     /// `hasText`: whether any word was found.
     public var hasText: Bool?
-    /// `coverage`: the warning that text was left unread, if any (reserved: always null in
-    /// this version).
-    public var coverage: String?
+    /// `coverage`: what the text coverage check found (`TextCoverage`, summarised); null when
+    /// the check did not run or nothing was read. `complete: false` marks a page a person
+    /// should look at.
+    public var coverage: Coverage?
     /// `warnings`: the warnings reported for the input (one line each, without prefix).
     public var warnings: [String]
     /// `messages`: what the image libraries printed while reading it (`libpng error: …`,
@@ -147,7 +171,7 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         outputHash = try container.decodeIfPresent(String.self, forKey: .outputHash)
         meanConfidence = try container.decodeIfPresent(Int.self, forKey: .meanConfidence)
         hasText = try container.decodeIfPresent(Bool.self, forKey: .hasText)
-        coverage = try container.decodeIfPresent(String.self, forKey: .coverage)
+        coverage = try container.decodeIfPresent(Coverage.self, forKey: .coverage)
         warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
         messages = try container.decodeIfPresent([String].self, forKey: .messages) ?? []
         timings = try container.decodeIfPresent(Timings.self, forKey: .timings)

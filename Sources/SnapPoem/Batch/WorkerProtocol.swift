@@ -63,6 +63,8 @@ public struct WorkerReply: Sendable, Equatable, Codable {
     public var meanConfidence: Int?
     /// Whether any word was found.
     public var hasText: Bool?
+    /// What the text coverage check found; nil when it did not run.
+    public var coverage: ManifestEntry.Coverage?
     /// Where the worker's time went.
     public var timings: ManifestEntry.Timings?
 
@@ -70,7 +72,8 @@ public struct WorkerReply: Sendable, Equatable, Codable {
     public init(
         status: ManifestEntry.Status, error: String? = nil, failure: ManifestEntry.Failure? = nil, exitCode: Int32,
         output: Data? = nil, diagnostics: [String] = [], warnings: [String] = [], contentHash: String? = nil,
-        meanConfidence: Int? = nil, hasText: Bool? = nil, timings: ManifestEntry.Timings? = nil
+        meanConfidence: Int? = nil, hasText: Bool? = nil, coverage: ManifestEntry.Coverage? = nil,
+        timings: ManifestEntry.Timings? = nil
     ) {
         self.status = status
         self.error = error
@@ -82,6 +85,7 @@ public struct WorkerReply: Sendable, Equatable, Codable {
         self.contentHash = contentHash
         self.meanConfidence = meanConfidence
         self.hasText = hasText
+        self.coverage = coverage
         self.timings = timings
     }
 }
