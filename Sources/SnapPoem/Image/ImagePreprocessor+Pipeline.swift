@@ -20,25 +20,28 @@ extension ImagePreprocessor {
     /// Runs every step `options` asks for except orientation detection, which needs an
     /// engine (see `process(_:options:orientation:)`), and reports what it did.
     public static func process(_ image: PoemImage, options: PreprocessingOptions) -> PreparedImage {
-        finish(start(image, options: options), turn: nil)
+        finish(start(image, options: options), turn: nil, applying: false)
     }
 
     /// Runs every step `options` asks for, orientation detection included when
-    /// `options.detectsOrientation` is set and a detector is given.
+    /// `options.detectsOrientation` is set and a detector is given (snap-poem's is
+    /// `OrientationDetector`, Tesseract's OSD).
     ///
     /// The image work runs on a Dispatch thread, off Swift's cooperative pool, and the
-    /// detection on the detector's own queue.
+    /// detection wherever the detector runs it.
     public static func process(
         _ image: PoemImage,
         options: PreprocessingOptions,
-        orientation detector: OrientationDetector?
+        orientation detector: (any PageOrientationDetecting)?
     ) async -> PreparedImage {
         let stage = await offloaded { start(image, options: options) }
         var turn: PageOrientation?
+        var applies = false
         if options.detectsOrientation, let detector {
             turn = await detector.detect(stage.prepared.image)
+            applies = turn.map { detector.shouldApply($0) } ?? false
         }
-        return await offloaded { [turn] in finish(stage, turn: turn) }
+        return await offloaded { [turn, applies] in finish(stage, turn: turn, applying: applies) }
     }
 
     /// Runs `process(_:options:)` and returns only the image: what Tesseract should see.
@@ -77,15 +80,16 @@ extension ImagePreprocessor {
         return Stage(options: options, prepared: PreparedImage(image: current, report: report), measured: measured)
     }
 
-    /// The work after orientation detection: quarter turn, deskew, last tone step.
-    static func finish(_ stage: Stage, turn: PageOrientation?) -> PreparedImage {
+    /// The work after orientation detection: quarter turn (when `applying` says the detector
+    /// found `turn` confident enough), deskew, last tone step.
+    static func finish(_ stage: Stage, turn: PageOrientation?, applying: Bool) -> PreparedImage {
         let options = stage.options
         var current = stage.prepared.image
         var report = stage.prepared.report
         var measured = stage.measured
         if let turn {
             report.orientationConfidence = turn.confidence
-            if OrientationDetector.shouldRotate(turn) {
+            if applying && turn.rotation != 0 {
                 current = rotated(current, clockwiseDegrees: turn.rotation)
                 measured = measured.map { $0.rotated(clockwiseDegrees: turn.rotation) }
                 report.rotation = turn.rotation

@@ -1,28 +1,6 @@
 import Dispatch
 import Foundation
 
-/// How a page lies, as Tesseract's orientation detection (OSD) sees it.
-public struct PageOrientation: Sendable, Equatable, Codable {
-    /// The clockwise turn, in degrees (0, 90, 180 or 270), that makes the page upright.
-    public var rotation: Int
-    /// Tesseract's confidence in that answer: 10–31 on the sample pages, 3–7 on a few lines,
-    /// under 2 on a blank page. snap-poem turns a page only at
-    /// `OrientationDetector.minimumConfidence` or more.
-    public var confidence: Double
-    /// The writing system found, e.g. "Latin", when Tesseract names one.
-    public var script: String?
-    /// Tesseract's confidence in `script`.
-    public var scriptConfidence: Double
-
-    /// Creates an orientation record.
-    public init(rotation: Int, confidence: Double, script: String? = nil, scriptConfidence: Double = 0) {
-        self.rotation = rotation
-        self.confidence = confidence
-        self.script = script
-        self.scriptConfidence = scriptConfidence
-    }
-}
-
 /// Detects pages turned by 90°, 180° or 270° with Tesseract's `osd` model.
 ///
 /// Owns one small Tesseract engine on a private serial queue, the only place it is touched:
@@ -30,7 +8,7 @@ public struct PageOrientation: Sendable, Equatable, Codable {
 /// per worker for parallel work; `PoemScanner` owns one. The model (≈ 34 MB once loaded) is
 /// loaded on the first `detect`, since most pages never need it; `init` only checks that
 /// `osd.traineddata` is there.
-public final class OrientationDetector: Sendable {
+public final class OrientationDetector: PageOrientationDetecting {
     private let queue: DispatchQueue
     private let engine: OrientationEngineBox
     /// The tessdata folder holding `osd.traineddata`.
@@ -75,6 +53,9 @@ public final class OrientationDetector: Sendable {
     public static func shouldRotate(_ orientation: PageOrientation) -> Bool {
         orientation.rotation != 0 && orientation.confidence >= minimumConfidence
     }
+
+    /// Whether `orientation` is a turn worth applying; the same as `shouldRotate(_:)`.
+    public func shouldApply(_ orientation: PageOrientation) -> Bool { Self.shouldRotate(orientation) }
 }
 
 /// Holds the non-`Sendable` engine, created on first use. Touched only on the detector's

@@ -22,7 +22,7 @@ extension PoemScanner {
             options.deskews = false
         }
         let stage = await offloaded { [options] in ImagePreprocessor.start(image, options: options) }
-        let prepared = await offloaded { ImagePreprocessor.finish(stage, turn: nil) }
+        let prepared = await offloaded { ImagePreprocessor.finish(stage, turn: nil, applying: false) }
         return (stage, prepared)
     }
 
@@ -62,11 +62,11 @@ extension PoemScanner {
             return retry
         }
         retry.report.orientationConfidence = turn.confidence
-        guard OrientationDetector.shouldRotate(turn) else {
+        guard orientationDetector.shouldApply(turn) else {
             retry.preprocessTime = clock.now - start
             return retry
         }
-        let turned = await offloaded { ImagePreprocessor.finish(stage, turn: turn) }
+        let turned = await offloaded { ImagePreprocessor.finish(stage, turn: turn, applying: true) }
         retry.preprocessTime = clock.now - start
         if Task.isCancelled { throw .cancelled(path: name) }
         // The time limit holds for the whole scan: the second reading gets what is left of it.
