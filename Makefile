@@ -15,8 +15,11 @@ SWIFT_BUILD_FLAGS ?=
 DEPLOY_APT_PACKAGES := slurm-wlm munge python3-venv
 # make bench's profile of a batch (perf record).
 BENCH_APT_PACKAGES := linux-perf
+# The side-by-side HTML page looked at in a real browser (SideBySideBrowserTests): Debian's
+# Chromium, run headless for screenshots.
+BROWSER_APT_PACKAGES := chromium
 
-.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench test-deploy
+.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench deps-browser test-deploy
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -34,6 +37,9 @@ deps-deploy:
 deps-bench:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
 
+deps-browser:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BROWSER_APT_PACKAGES)"
+
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
@@ -49,7 +55,7 @@ demo: release
 # other tests' CPU load on a 2-core machine would blur; then every other test. Last, the
 # library as other packages see it: the documentation's code blocks compile, the DocC build has
 # no warnings, and the example package builds and prints what the command prints.
-test: deps lint
+test: deps deps-browser lint
 	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests|BatchChannelTests|BatchResultsTests/(progress|cancellation)' $(SWIFT_BUILD_FLAGS)
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)

@@ -17,6 +17,8 @@ struct CommandOptions: Sendable, Equatable {
     var shard: Shard?
     /// Where to write the preprocessed image (`--save-preprocessed`).
     var savePreprocessed: String?
+    /// Where to write the annotated image (`--annotate`).
+    var annotate: String?
     /// What each scan does.
     var scan = ScanConfiguration()
     /// What is made of each poem, and where it goes (`--format`, `--mailto`, `--copy`, …).
@@ -165,6 +167,7 @@ struct CommandOptions: Sendable, Equatable {
             scan.recognition.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         try bindExport(parsed)
+        try bindAnnotation(parsed)
         try bindBatch(parsed)
     }
 }
