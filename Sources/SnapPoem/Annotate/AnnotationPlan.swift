@@ -17,12 +17,13 @@ struct AnnotationPlan {
     private(set) var unreadRegions: [AnnotatedRegion] = []
     /// The recognised lines that have a line number, with where their number may go.
     private(set) var lines: [Line] = []
-    /// The median height of the recognised lines (from the top of their tallest letters to
-    /// the foot of their descenders), in the annotated image's pixels; 0 when there are none.
+    /// The median height of the recognised lines (their tallest word's, from the top of its
+    /// tallest letters to the foot of its descenders), in the annotated image's pixels; 0 when
+    /// there are none.
     private(set) var typicalLineHeight: Double = 0
 
     /// A recognised line and the two places its number may go: left of its block's left
-    /// edge, or right of the block's right edge, at the height of the line's middle.
+    /// edge, or right of the block's right edge, level with the middle of its first word.
     struct Line {
         /// The line of the personalised poem.
         var number: Int
@@ -40,7 +41,7 @@ struct AnnotationPlan {
         let report = poem.preprocessingReport
         let geometry = report.geometry
         scale = (Double(width) / Double(max(1, report.inputWidth)), Double(height) / Double(max(1, report.inputHeight)))
-        lineWidth = max(2, Int((Double(min(width, height)) / 700).rounded()))
+        lineWidth = max(1, Int((Double(min(width, height)) / 700).rounded()))
 
         // From the image Tesseract saw to the annotated image.
         let scale = self.scale
@@ -70,15 +71,16 @@ struct AnnotationPlan {
             let blockRight = blockWords.map(\.boundingBox.right).max() ?? 0
             for line in block.paragraphs.flatMap(\.lines) {
                 var lineNumber: Int?
-                var top = Int.max, bottom = Int.min
+                var first: BoundingBox?
+                var tallest = 0
                 for word in line.words {
                     defer { wordIndex += 1 }
                     guard word.hasVisibleText else { continue }
                     let box = word.boundingBox
                     let wordLine = owners.line(ofWord: wordIndex)
                     lineNumber = lineNumber ?? wordLine
-                    top = min(top, box.top)
-                    bottom = max(bottom, box.bottom)
+                    if first == nil || box.left < first!.left { first = box }
+                    tallest = max(tallest, box.height)
                     let outline = corners(
                         left: Double(box.left) - margin, top: Double(box.top) - margin, right: Double(box.right) + margin,
                         bottom: Double(box.bottom) + margin)
@@ -88,10 +90,13 @@ struct AnnotationPlan {
                             corners: outline, bounds: Self.bounds(of: outline, width: width, height: height), line: wordLine,
                             change: owners.change(ofWord: wordIndex)))
                 }
-                guard top <= bottom else { continue }
-                heights.append(Double(bottom - top) * recognizedToAnnotated)
+                // A line's height is its tallest word's (ascenders to descenders): the line's
+                // own box is taller than that when the text is tilted.
+                guard let first else { continue }
+                heights.append(Double(tallest) * recognizedToAnnotated)
                 guard let lineNumber else { continue }
-                let middle = Double(top + bottom) / 2
+                // The number goes level with the line's first word, where the line starts.
+                let middle = Double(first.top + first.bottom) / 2
                 lines.append(
                     Line(
                         number: lineNumber, block: blockIndex, leftAnchor: place(ImagePoint(x: Double(blockLeft), y: middle)),
