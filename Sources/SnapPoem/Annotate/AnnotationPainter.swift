@@ -15,7 +15,13 @@ struct AnnotationPainter {
     static let panelColor = RGBColor(hex: 0xFFFFFF)
 
     func paint(on canvas: consuming DrawingCanvas) -> Result {
-        let width = plan.lineWidth
+        // On a dark ground a line needs more weight, and a light halo, to be seen.
+        let width = plan.lineWidth + (plan.darkGround ? 1 : 0)
+        if plan.darkGround {
+            for word in plan.words {
+                _ = canvas.halo(word.corners, color: Self.panelColor, lineWidth: width + 3, opacity: 0.45)
+            }
+        }
         for word in plan.words where word.change != nil {
             _ = canvas.tint(word.corners, color: style.replacedTint)
         }

@@ -11,6 +11,9 @@ struct AnnotationPlan {
     let scale: (x: Double, y: Double)
     /// The width of a word's outline, in the annotated image's pixels.
     let lineWidth: Int
+    /// Whether the photo is light text on a dark ground, where the marks need a light halo
+    /// to stand out.
+    let darkGround: Bool
     /// The words, in reading order, blank ones left out.
     private(set) var words: [AnnotatedWord] = []
     /// The unread regions.
@@ -42,6 +45,7 @@ struct AnnotationPlan {
         let geometry = report.geometry
         scale = (Double(width) / Double(max(1, report.inputWidth)), Double(height) / Double(max(1, report.inputHeight)))
         lineWidth = max(1, Int((Double(min(width, height)) / 700).rounded()))
+        darkGround = report.analysis?.isLightOnDark ?? false
 
         // From the image Tesseract saw to the annotated image.
         let scale = self.scale

@@ -54,6 +54,19 @@ struct DrawingCanvas: ~Copyable {
         return pixRenderPolylineArb(pix.pointer, points, Int32(max(1, lineWidth)), color.red, color.green, color.blue, 1) == 0
     }
 
+    /// Blends a wide closed outline through `corners` in `color` at `opacity` 0–1
+    /// (`pixRenderPolylineBlend`): a halo under a line, so that it stands out on a dark ground.
+    func halo(_ corners: [ImagePoint], color: RGBColor, lineWidth: Int, opacity: Double) -> Bool {
+        guard corners.count >= 2, let points = Self.pointArray(corners) else { return false }
+        defer {
+            var owned: UnsafeMutablePointer<PTA>? = points
+            ptaDestroy(&owned)
+        }
+        return pixRenderPolylineBlend(
+            pix.pointer, points, Int32(max(1, lineWidth)), color.red, color.green, color.blue, Float(min(max(opacity, 0), 1)), 1, 1)
+            == 0
+    }
+
     /// Draws the closed outline through `corners` as dashes of `dash` pixels with gaps as long
     /// (`pixRenderLineArb` for each dash).
     func dashedOutline(_ corners: [ImagePoint], color: RGBColor, lineWidth: Int, dash: Int) -> Bool {
