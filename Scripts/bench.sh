@@ -61,3 +61,7 @@ echo
 echo "## Enlarging small print: read as it is vs enlarged to 24 px (median of 3 interleaved runs)"
 echo
 "$bin/snap-poem-bench" scaling --runs 3
+echo
+echo "## Annotation: drawing, PNG and the side-by-side page beside the scan (median of 3 interleaved runs)"
+echo
+"$bin/snap-poem-bench" annotate --runs 3

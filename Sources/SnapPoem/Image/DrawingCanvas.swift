@@ -33,6 +33,10 @@ struct DrawingCanvas: ~Copyable {
         // Three samples a pixel: no alpha channel that the drawing calls would leave at 0
         // (transparent) in the PNG.
         pixSetSpp(colour.pointer, 3)
+        // Its PNG is written with zlib level 2 (`pixSetZlibCompression`) rather than the
+        // default 6: measured on a drawn 4032×3024 photo, 0.7 s instead of 2.9 s for 3 % more
+        // bytes; on Lenore.png, 0.16 s instead of 0.43 s for 19 % more.
+        pixSetZlibCompression(colour.pointer, 2)
         self.pix = colour
     }
 
