@@ -23,15 +23,7 @@ enum HelpText {
             "",
             "OPTIONS:",
         ]
-        for spec in OptionSpec.all {
-            var flag = spec.short.map { "-\($0), " } ?? "    "
-            flag += "--\(spec.long)"
-            if let value = spec.valueName { flag += " \(value)" }
-            let indent = String(repeating: " ", count: descriptionColumn)
-            let wrapped = wrap(spec.help, width: width - descriptionColumn).joined(separator: "\n" + indent)
-            let padded = flag.count < 24 ? flag.padding(toLength: 24, withPad: " ", startingAt: 0) : flag + "\n" + indent
-            lines.append("  " + padded + wrapped)
-        }
+        lines += optionLines(OptionSpec.all)
         lines += ["", "EXIT CODES:"]
         for code in ExitCode.allCases {
             let wrapped = wrap(code.meaning, width: width - 7).joined(separator: "\n       ")
