@@ -280,6 +280,7 @@ public final class PoemService: Sendable {
             var response = Self.html(
                 page.form(ServicePage.FormState(error: Self.pageMessage(for: error))), status: error.status, page: page)
             if let seconds = error.retryAfterSeconds { response.setHeader("Retry-After", "\(seconds)") }
+            if let methods = error.allowedMethods { response.setHeader("Allow", methods.joined(separator: ", ")) }
             return response
         }
         var response = HTTPResponse(
