@@ -38,7 +38,8 @@ let package = Package(
         .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),
         .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem"]),
         .testTarget(name: "SnapPoemCLITests", dependencies: ["SnapPoemCLI", "SnapPoem"]),
-        .testTarget(name: "SnapPoemServiceTests", dependencies: ["SnapPoemService", "SnapPoem"]),
+        // Browser/ holds the Selenium script the browser test runs.
+        .testTarget(name: "SnapPoemServiceTests", dependencies: ["SnapPoemService", "SnapPoem"], exclude: ["Browser"]),
     ],
     swiftLanguageModes: [.v6]
 )

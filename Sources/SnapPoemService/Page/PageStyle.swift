@@ -27,7 +27,7 @@ enum PageAssets {
           display: grid; gap: 0.5rem; justify-items: center; text-align: center;
           padding: 1.25rem 0.75rem; border: 2px dashed #d9aeb4; border-radius: 6px; background: #fff6f2; cursor: pointer;
         }
-        .photo .icon { font-size: 2.2rem; line-height: 1; }
+        .photo .icon { color: var(--blush); }
         .photo input { max-width: 100%; font: inherit; font-size: 0.9rem; }
         #preview { display: block; max-width: 100%; max-height: 14rem; margin: 0 auto; border-radius: 4px; }
         .names { display: grid; gap: 1rem; grid-template-columns: 1fr 1fr; }
@@ -39,10 +39,11 @@ enum PageAssets {
         input[type=text]:focus, button:focus-visible, a.button:focus-visible { outline: 3px solid #e7a5b3; outline-offset: 1px; }
         button, a.button {
           font: inherit; font-size: 1.05rem; padding: 0.7rem 1rem; border-radius: 4px; border: 1px solid var(--rose);
-          background: var(--rose); color: #fff; cursor: pointer; text-decoration: none; text-align: center; display: inline-block;
+          background: var(--rose); color: #fff; cursor: pointer; text-decoration: none; text-align: center;
+          display: flex; align-items: center; justify-content: center; line-height: 1.3;
         }
         button[disabled] { opacity: 0.6; cursor: progress; }
-        .secondary { background: #fff; color: var(--rose); }
+        button.secondary, a.button.secondary { background: #fff; color: var(--rose); }
         .hint { margin: 0; font-size: 0.85rem; color: #8a6d6d; }
         .status { margin: 0; min-height: 1.4em; color: #6b4c4c; font-style: italic; }
         .alert { margin: 0 0 1rem; padding: 0.75rem 0.9rem; border-radius: 4px; background: #fde8e8; border: 1px solid #e4a1a1; color: #7a1f1f; }
@@ -54,8 +55,7 @@ enum PageAssets {
         .line { display: block; padding-left: 1.6em; text-indent: -1.6em; }
         .empty { text-align: center; font-style: italic; color: #9c7b7b; }
         .closing { margin: 1.5rem 0 0; text-align: center; color: var(--blush); }
-        .actions { display: flex; flex-wrap: wrap; gap: 0.6rem; margin: 1.2rem 0 0; }
-        .actions > * { flex: 1 1 9rem; }
+        .actions { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: 0.6rem; margin: 1.2rem 0 0; }
         [hidden] { display: none !important; }
         .offscreen { position: fixed; top: 0; left: -9999px; }
         footer { margin: 1.5rem 0 0; text-align: center; font-size: 0.8rem; color: #9c7b7b; }
@@ -68,6 +68,7 @@ enum PageAssets {
         }
         @media (min-width: 60rem) {
           body { padding-top: 3rem; font-size: 1.1rem; }
+          main { max-width: 48rem; }
           h1 { font-size: 2.4rem; }
           .card { padding: 1.75rem 2rem; }
           .note { padding: 3rem 3.2rem 2.4rem; }

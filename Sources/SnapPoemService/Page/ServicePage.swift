@@ -56,7 +56,7 @@ struct ServicePage {
         body += """
             <form class="card" id="poem-form" method="post" action="/" enctype="multipart/form-data">
             <label class="photo">
-            <span class="icon" aria-hidden="true">\u{1F4F7}</span>
+            <svg class="icon" viewBox="0 0 24 24" width="44" height="44" aria-hidden="true" focusable="false"><path fill="currentColor" fill-rule="evenodd" d="M9 3 7.2 5H4a2 2 0 0 0-2 2v11a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-3.2L15 3H9zm3 5a5 5 0 1 1 0 10 5 5 0 0 1 0-10zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6z"/></svg>
             <span>Take a photo of the poem, or choose one</span>
             <input type="file" name="image" accept="image/*" capture="environment" required>
             </label>
