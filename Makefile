@@ -25,10 +25,11 @@ deps:
 	fi
 
 # What the service's tests and benchmark use besides the build: Debian's chromium and
-# chromium-driver (the page in a real browser), wrk (make bench's load test), and from PyPI
-# selenium and kubernetes-validate (deploy/kubernetes-service.yaml), installed with pip into
-# a virtual environment under .build, since Debian's python3 refuses system-wide installs.
-SERVICE_APT_PACKAGES := chromium chromium-driver wrk python3-venv
+# chromium-driver (the page in a real browser), systemd (systemd-analyze checks
+# deploy/snap-poem.service), wrk (make bench's load test), and from PyPI selenium and
+# kubernetes-validate (deploy/kubernetes-service.yaml), installed with pip into a virtual
+# environment under .build, since Debian's python3 refuses system-wide installs.
+SERVICE_APT_PACKAGES := chromium chromium-driver wrk python3-venv systemd
 SERVICE_VENV := .build/service-venv
 SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate>=1.30,<2'
 
