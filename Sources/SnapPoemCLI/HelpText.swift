@@ -35,6 +35,9 @@ enum HelpText {
             "  snap-poem Lenore.png --replace Lenore=Alex",
             "  snap-poem Lenore.png -r Lenore=Alex -o for-alex.html",
             "  snap-poem Lenore.png -r Lenore=Alex --format eml --to alex@example.org -o draft.eml",
+            "",
+            "SERVICE:",
+            "  snap-poem serve          the page and the HTTP API on 127.0.0.1:8080; see 'snap-poem serve --help'",
         ]
         return lines.joined(separator: "\n") + "\n"
     }
