@@ -2,7 +2,8 @@
 # The benchmark behind BENCHMARKS.md. Run through `make bench` (which builds in release mode).
 # Prints Markdown to stdout (make bench also keeps a copy in bench-results/latest.md).
 # RUNS (default 5) sets the repetitions; MEMORY_IMAGES (default 300) the length of the
-# memory run. About 12 minutes on a 2-core machine.
+# memory run. About 12 minutes on a 2-core machine, and about 8 more for the service
+# (Scripts/bench-service.sh: wrk against snap-poem serve; DURATION, REQUESTS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(swift build -c release --show-bin-path)"
@@ -36,3 +37,7 @@ echo
 echo "## Image pipeline: CER per category, plain tesseract vs the tutorial's pipeline vs snap-poem (one run)"
 echo
 "$bin/snap-poem-bench" quality
+echo
+echo "## snap-poem serve under load (wrk on 127.0.0.1)"
+echo
+Scripts/bench-service.sh
