@@ -58,7 +58,7 @@ test: deps deps-service lint
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 
-bench: release
+bench: release deps-service
 	mkdir -p bench-results
 	Scripts/bench.sh | tee bench-results/latest.md
 

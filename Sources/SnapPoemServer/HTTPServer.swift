@@ -69,6 +69,15 @@ public final class HTTPServer: Sendable {
         self.daemon = DaemonHandle(pointer: started)
     }
 
+    /// Stops libmicrohttpd if `stop()` was never called (its thread must not outlive the
+    /// context it reaches). Not graceful: call `stop()` for that.
+    deinit {
+        if !stopped.load(ordering: .relaxed) {
+            _ = core.cancelRemaining()
+            MHD_stop_daemon(daemon.pointer)
+        }
+    }
+
     /// Requests received but not yet completed.
     public var requestsInProgress: Int { core.active.load(ordering: .relaxed) }
 

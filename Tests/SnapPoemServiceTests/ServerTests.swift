@@ -222,6 +222,46 @@ struct ServerTests {
         }
     }
 
+    @Test("Malformed requests get an error or a closed connection, never a dead server")
+    func malformed() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let port = server.port
+            let boundary = "b0undary"
+            let cutForm =
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n\u{89}PNG"
+            let requests: [(String, Data)] = [
+                ("garbage", Data("GARBAGE\r\n\r\n".utf8)),
+                ("huge header", Data("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 300_000))\r\n\r\n".utf8)),
+                (
+                    "bad chunk size",
+                    Data(
+                        "POST /v1/poems HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n0\r\n\r\n"
+                            .utf8)
+                ),
+                (
+                    "form without boundary",
+                    Data(
+                        "POST /v1/poems HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data\r\nContent-Length: 5\r\n\r\nhello"
+                            .utf8)
+                ),
+                (
+                    "form cut short",
+                    Data(
+                        "POST /v1/poems HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(cutForm.utf8.count)\r\n\r\n\(cutForm)"
+                            .utf8)
+                ),
+                ("unknown method", Data("BREW /v1/poems HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)),
+            ]
+            for (name, request) in requests {
+                let answer = try? await RawHTTPClient.exchange(port: port, request: request, timeout: 20)
+                if let answer { #expect((400...599).contains(answer.status), "\(name): \(answer.status)") }
+                let health = try await RawHTTPClient.get(port: port, "/healthz")
+                #expect(health.status == 200, "after \(name)")
+            }
+            #expect(server.isRunning)
+        }
+    }
+
     @Test("serve's usage errors and an address in use are one line each, with exit codes 64 and 69")
     func startupErrors() async throws {
         let usage = try await ServerProcess.run(["serve", "--jobs", "0"])
