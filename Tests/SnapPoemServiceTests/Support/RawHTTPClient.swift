@@ -39,12 +39,12 @@ enum RawHTTPClient {
 
     /// `POST target` with `body`.
     static func post(
-        port: UInt16, _ target: String, contentType: String?, body: Data, extraHeaders: [String] = []
+        port: UInt16, _ target: String, contentType: String?, body: Data, extraHeaders: [String] = [], timeout: Int = 120
     ) async throws -> WireResponse {
         var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
         if let contentType { head += "Content-Type: \(contentType)\r\n" }
         for line in extraHeaders { head += line + "\r\n" }
-        return try await exchange(port: port, request: Data((head + "\r\n").utf8) + body)
+        return try await exchange(port: port, request: Data((head + "\r\n").utf8) + body, timeout: timeout)
     }
 
     /// Sends `request` whole, then reads the answer until the server closes.
