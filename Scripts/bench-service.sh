@@ -27,6 +27,7 @@ trap 'stop_server; rm -f "$log"' EXIT
 
 # start_server JOBS: starts snap-poem serve on a port the system chooses; sets $port.
 start_server() {
+  : >"$log"
   "$bin/snap-poem" serve --port 0 --jobs "$1" --queue 64 >/dev/null 2>"$log" &
   server_pid=$!
   port=""
@@ -52,6 +53,8 @@ warm_up() {
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $2"; }
 
 name="$(basename "$image")"
+echo "Load average when the run started (2 cores): $(cut -d' ' -f1-3 /proc/loadavg)."
+echo
 echo "### Requests per second against engines"
 echo
 echo "$name, POSTed as the body; each wrk run lasts ${duration} s; queue 64, so nothing is refused."
@@ -101,6 +104,8 @@ for mark in 1 100 500 "$requests"; do
   done_so_far=$mark
   echo "| $mark | $(resident_mb "$server_pid") |"
 done
+echo
+echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 answered="$(curl -s "http://127.0.0.1:$port/metrics" | sed -n 's/^snap_poem_http_requests_total{route="\/v1\/poems",code="200"} //p')"
 echo
 echo "Answered 200 by the server in the memory run: ${answered:-0} of $requests."
