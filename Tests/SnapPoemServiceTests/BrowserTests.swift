@@ -20,7 +20,7 @@ struct BrowserTests {
                 process.arguments = [
                     Fixtures.root.appendingPathComponent("Tests/SnapPoemServiceTests/Browser/page_test.py").path,
                     "--url", "http://127.0.0.1:\(server.port)/", "--image", Fixtures.sample("Lenore.png"),
-                    "--small-image", Fixtures.sample(Fixtures.stanza), "--screenshots", screenshots,
+                    "--small-image", Fixtures.sample(Fixtures.stanza), "--screenshots", screenshots, "--timeout", "300",
                 ]
                 var environment = ProcessInfo.processInfo.environment
                 environment["SE_OFFLINE"] = "true"  // never let Selenium fetch a driver: Debian's is given
@@ -31,7 +31,7 @@ struct BrowserTests {
                 process.standardInput = FileHandle.nullDevice
                 try process.run()
                 // A browser that hangs must not hang the test run.
-                DispatchQueue.global().asyncAfter(deadline: .now() + 300) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 900) {
                     if process.isRunning { process.terminate() }
                 }
                 let errorReader = Thread { _ = error.fileHandleForReading.readDataToEndOfFile() }

@@ -83,7 +83,7 @@ struct PoemServiceTests {
             ),
             ("strictness=loose&exact=true", "'strictness=loose' cannot be combined with 'exact'"),
             ("noRotate=maybe", "invalid value 'maybe' for 'noRotate': expected true or false"),
-            ("timeout=120", "invalid value '120' for 'timeout': this server allows at most 60 s"),
+            ("timeout=900", "invalid value '900' for 'timeout': this server allows at most 600 s"),
             ("to=alex%40example.org", "'to' applies only to format=eml"),
             ("lang=deu", "language 'deu' not found in tessdata at"),
             ("config=debug_file%3D%2Ftmp%2Fx", "unknown option 'config'"),
@@ -193,7 +193,7 @@ struct PoemServiceTests {
 
     @Test("A full queue is refused at once with 503 and Retry-After; /readyz says busy")
     func queueFull() async throws {
-        let service = try await PoemService(configuration: ServiceConfiguration(workers: 1, queueLimit: 0))
+        let service = try await PoemService(configuration: ServiceConfiguration(workers: 1, queueLimit: 0, maxTimeLimit: .seconds(600)))
         let first = Task { await service.respond(to: try Self.upload("Lenore.png")) }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(30))

@@ -39,7 +39,7 @@ enum RawHTTPClient {
 
     /// `POST target` with `body`.
     static func post(
-        port: UInt16, _ target: String, contentType: String?, body: Data, extraHeaders: [String] = [], timeout: Int = 120
+        port: UInt16, _ target: String, contentType: String?, body: Data, extraHeaders: [String] = [], timeout: Int = 300
     ) async throws -> WireResponse {
         var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
         if let contentType { head += "Content-Type: \(contentType)\r\n" }
@@ -48,7 +48,7 @@ enum RawHTTPClient {
     }
 
     /// Sends `request` whole, then reads the answer until the server closes.
-    static func exchange(port: UInt16, request: Data, timeout: Int = 120) async throws -> WireResponse {
+    static func exchange(port: UInt16, request: Data, timeout: Int = 300) async throws -> WireResponse {
         try await onThread {
             let socket = try connect(port: port, timeout: timeout)
             defer { close(socket) }

@@ -38,11 +38,14 @@ final class ServerProcess: Sendable {
     /// Whether the process is still running.
     var isRunning: Bool { process.isRunning }
 
-    /// Starts `snap-poem serve --port 0 ARGUMENTS…` and waits until it listens.
+    /// Starts `snap-poem serve --port 0 ARGUMENTS…` (with `--timeout 600` unless ARGUMENTS
+    /// set one) and waits until it listens.
     static func start(_ arguments: [String]) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--port", "0"] + arguments
+        // A machine loaded by other tests must not turn a slow reading into a 504.
+        let timeLimit = arguments.contains("--timeout") ? [] : ["--timeout", "600"]
+        process.arguments = ["serve", "--port", "0"] + timeLimit + arguments
         let errorPipe = Pipe()
         process.standardError = errorPipe
         process.standardOutput = FileHandle.nullDevice
