@@ -65,7 +65,7 @@ public struct ServiceError: Error, Sendable, Equatable {
         case .cancelled:
             self = .shuttingDown
         case .fileNotFound, .unreadableFile, .tessdataNotFound, .engineInitializationFailed, .recognitionFailed,
-            .outputNotWritten, .exportFailed:
+            .outputNotWritten, .exportFailed, .noImagesInFolder, .workerFailed:
             self.init(status: 500, code: "internal_error", message: error.description)
         }
     }
