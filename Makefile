@@ -111,6 +111,7 @@ docs: deps
 
 snippets: deps
 	swift build --target SnapPoem $(SWIFT_BUILD_FLAGS)
+	swift build --target SnapPoemService $(SWIFT_BUILD_FLAGS)
 	Scripts/check-snippets.py --self-test
 	Scripts/check-snippets.py $(DOCUMENTED)
 
