@@ -9,17 +9,16 @@ SHELL := /bin/bash
 # Debian packages: the C libraries (with pkg-config to find them), the tesseract CLI
 # (benchmark baseline), python3 (the tests' MIME parser and the CER tool).
 APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev tesseract-ocr python3
+# snap-poem serve is built on libmicrohttpd.
+APT_PACKAGES += libmicrohttpd-dev
 SWIFT_BUILD_FLAGS ?=
 # Batches on a real scheduler (make test-deploy, run by make test): a one-node Slurm cluster
 # (slurm-wlm, munge) and kubernetes-validate from PyPI, in a virtualenv (python3-venv).
 DEPLOY_APT_PACKAGES := slurm-wlm munge python3-venv
 # make bench's profile of a batch (perf record).
 BENCH_APT_PACKAGES := linux-perf
-# The side-by-side HTML page looked at in a real browser (SideBySideBrowserTests): Debian's
-# Chromium, run headless for screenshots.
-BROWSER_APT_PACKAGES := chromium
 
-.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench deps-browser test-deploy
+.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench deps-service test-deploy
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -37,8 +36,21 @@ deps-deploy:
 deps-bench:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
 
-deps-browser:
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BROWSER_APT_PACKAGES)"
+# What the service's tests and benchmark use besides the build: Debian's chromium and
+# chromium-driver (the page in a real browser), systemd (systemd-analyze checks
+# deploy/snap-poem.service), wrk (make bench's load test), and from PyPI selenium and
+# kubernetes-validate (deploy/kubernetes-service.yaml), installed with pip into a virtual
+# environment under .build, since Debian's python3 refuses system-wide installs.
+SERVICE_APT_PACKAGES := chromium chromium-driver wrk python3-venv systemd
+SERVICE_VENV := .build/service-venv
+SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate>=1.30,<2'
+
+deps-service: deps
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SERVICE_APT_PACKAGES)"
+	@[ -x $(SERVICE_VENV)/bin/python ] || python3 -m venv $(SERVICE_VENV)
+	@$(SERVICE_VENV)/bin/python -c 'import selenium, kubernetes_validate' 2>/dev/null || \
+	  { echo "Installing into $(SERVICE_VENV): $(SERVICE_PIP_PACKAGES)"; \
+	    $(SERVICE_VENV)/bin/pip install -q --disable-pip-version-check $(SERVICE_PIP_PACKAGES); }
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
@@ -55,7 +67,7 @@ demo: release
 # other tests' CPU load on a 2-core machine would blur; then every other test. Last, the
 # library as other packages see it: the documentation's code blocks compile, the DocC build has
 # no warnings, and the example package builds and prints what the command prints.
-test: deps deps-browser lint
+test: deps deps-service lint
 	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests|BatchChannelTests|BatchResultsTests/(progress|cancellation)' $(SWIFT_BUILD_FLAGS)
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
@@ -69,7 +81,7 @@ test-deploy: deps-deploy build
 	Scripts/slurm-local.sh
 	Scripts/validate-kubernetes.sh
 
-bench: release deps-bench
+bench: release deps-bench deps-service
 	mkdir -p bench-results
 	Scripts/bench.sh | tee bench-results/latest.md
 
@@ -99,6 +111,7 @@ docs: deps
 
 snippets: deps
 	swift build --target SnapPoem $(SWIFT_BUILD_FLAGS)
+	swift build --target SnapPoemService $(SWIFT_BUILD_FLAGS)
 	Scripts/check-snippets.py --self-test
 	Scripts/check-snippets.py $(DOCUMENTED)
 

@@ -23,13 +23,26 @@ let package = Package(
             name: "SnapPoem",
             dependencies: ["CTesseract", "CProcessControl"]
         ),
+        // libmicrohttpd, the HTTP server library under `snap-poem serve` (Debian libmicrohttpd-dev).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // The HTTP service's request handling: routes, options, statuses, bodies, the page.
+        // No socket and no C: tests call it directly.
+        .target(name: "SnapPoemService", dependencies: ["SnapPoem"]),
+        // The HTTP server: a thin layer of libmicrohttpd under SnapPoemService.
+        .target(name: "SnapPoemServer", dependencies: ["SnapPoemService", "CMicroHTTPD"]),
         // The command line as a library that returns an exit code, so tests run it in-process.
-        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem"]),
+        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer"]),
         .executableTarget(name: "snap-poem", dependencies: ["SnapPoemCLI"]),
         // `make bench`: stage timings and a side-by-side comparison with the tesseract CLI.
         .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),
         .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem"]),
         .testTarget(name: "SnapPoemCLITests", dependencies: ["SnapPoemCLI", "SnapPoem"]),
+        // Browser/ holds the Selenium script the browser test runs.
+        .testTarget(name: "SnapPoemServiceTests", dependencies: ["SnapPoemService", "SnapPoem"], exclude: ["Browser"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,8 @@
 # The benchmark behind BENCHMARKS.md. Run through `make bench` (which builds in release mode).
 # Prints Markdown to stdout (make bench also keeps a copy in bench-results/latest.md).
 # RUNS (default 5) sets the repetitions; MEMORY_IMAGES (default 300) the length of the
-# memory run. About 18 minutes on a 2-core machine.
+# memory run. About 18 minutes on a 2-core machine, and about 8 more for the service
+# (Scripts/bench-service.sh: wrk against snap-poem serve; DURATION, REQUESTS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(swift build -c release --show-bin-path)"
@@ -61,6 +62,10 @@ echo
 echo "## Enlarging small print: read as it is vs enlarged to 24 px (median of 3 interleaved runs)"
 echo
 "$bin/snap-poem-bench" scaling --runs 3
+echo
+echo "## snap-poem serve under load (wrk on 127.0.0.1)"
+echo
+Scripts/bench-service.sh
 echo
 echo "## Annotation: drawing, PNG and the side-by-side page beside the scan (median of 3 interleaved runs)"
 echo

@@ -19,6 +19,7 @@ A block that is a package manifest (it imports PackageDescription) is evaluated 
 `--self-test` checks that a broken block does fail, naming its file and line.
 """
 import json
+import glob
 import os
 import re
 import subprocess
@@ -114,7 +115,11 @@ def check_manifest(path, line, lines):
 
 
 def module_flags(modules):
-    flags = ["-I", modules, "-Xcc", "-fmodule-map-file=" + os.path.join(ROOT, "Sources/CTesseract/module.modulemap")]
+    # Every system-library module of the package (CTesseract, CProcessControl, …): SnapPoem's
+    # module file names the ones it imports, and the compiler must find their module maps.
+    flags = ["-I", modules]
+    for modulemap in sorted(glob.glob(os.path.join(ROOT, "Sources", "C*", "module.modulemap"))):
+        flags += ["-Xcc", "-fmodule-map-file=" + modulemap]
     includes = subprocess.run(["pkg-config", "--cflags-only-I", "tesseract", "lept"], capture_output=True, text=True, check=True)
     for flag in includes.stdout.split():
         flags += ["-Xcc", flag]

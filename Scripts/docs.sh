@@ -18,13 +18,14 @@ triple="$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.l
 
 rm -rf "$out"
 mkdir -p "$out/symbol-graphs"
-# CTesseract (the C module SnapPoem imports) is found through its module map and the C
-# libraries' include folders, as SwiftPM passes them to the compiler.
+# The C modules SnapPoem imports (CTesseract, CProcessControl, …) are found through their
+# module maps and the C libraries' include folders, as SwiftPM passes them to the compiler.
 c_flags=()
+for modulemap in Sources/C*/module.modulemap; do c_flags+=(-Xcc "-fmodule-map-file=$modulemap"); done
 for flag in $(pkg-config --cflags-only-I tesseract lept); do c_flags+=(-Xcc "$flag"); done
 swift-symbolgraph-extract \
   -module-name SnapPoem -target "$triple" \
-  -I "$modules" -Xcc -fmodule-map-file=Sources/CTesseract/module.modulemap "${c_flags[@]}" \
+  -I "$modules" "${c_flags[@]}" \
   -minimum-access-level public -skip-synthesized-members \
   -output-dir "$out/symbol-graphs"
 

@@ -73,37 +73,10 @@ struct CommandOptions: Sendable, Equatable {
             throw UsageError(message: "'--output \(output)' is also an input; snap-poem never overwrites an image.")
         }
 
-        scan.replacements = try Self.replacementSet(parsed)
-        if parsed.has("no-cleanup") { scan.cleanup = .layoutOnly }
+        // What each scan does: the rules shared with the HTTP service (ScanOption).
+        try bindScan(parsed)
         report = parsed.has("report")
 
-        do throws(SnapPoemError) {
-            if let languages = parsed.value("lang") {
-                scan.engine.languages = try LanguageSet(parsing: languages)
-            }
-        } catch {
-            throw UsageError(message: "Invalid value: \(error.description).")
-        }
-
-        if let text = parsed.value("max-dimension") {
-            switch text {
-            case "auto": scan.preprocessing.scaling = .automatic
-            case "none": scan.preprocessing.scaling = .original
-            default:
-                guard let side = Int(text), side >= 16 else {
-                    throw UsageError(
-                        message:
-                            "Invalid value '\(text)' for '--max-dimension <N|auto|none>': expected a whole number of pixels (at least 16), auto or none."
-                    )
-                }
-                scan.preprocessing.scaling = .maxDimension(side)
-            }
-        }
-        scan.preprocessing.detectsOrientation = !parsed.has("no-rotate")
-        scan.preprocessing.deskews = !parsed.has("no-deskew")
-        scan.preprocessing.invertsLightText = !parsed.has("no-invert")
-        scan.preprocessing.clearsSurround = !parsed.has("no-clear-surround")
-        scan.checksTextCoverage = !parsed.has("no-coverage-check")
         if let path = parsed.value("save-preprocessed") {
             guard inputs.count == 1 else {
                 throw UsageError(message: "'--save-preprocessed \(path)' takes one image, but \(inputs.count) were given.")
@@ -115,56 +88,11 @@ struct CommandOptions: Sendable, Equatable {
             savePreprocessed = path
             scan.keepsPreprocessedImage = true
         }
-        if let text = parsed.value("filter") {
-            guard let filter = ImageFilter(rawValue: text) else {
-                let names = ImageFilter.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError(message: "Invalid value '\(text)' for '--filter <NAME>': expected one of \(names).")
-            }
-            scan.preprocessing.filter = filter
-        }
-        if let text = parsed.value("psm") {
-            guard let mode = PageSegmentationMode(argument: text) else {
-                throw UsageError(
-                    message: "Invalid value '\(text)' for '--psm <MODE>': expected 0-13 or a name such as auto, single-block, single-line.")
-            }
-            scan.recognition.pageSegmentation = mode
-        }
-        if let text = parsed.value("oem") {
-            guard let mode = EngineMode(rawValue: text) else {
-                throw UsageError(message: "Invalid value '\(text)' for '--oem <ENGINE>': expected lstm, legacy or combined.")
-            }
-            scan.engine.engineMode = mode
-        }
-        if let text = parsed.value("dpi") {
-            guard let dpi = Int(text), (70...2400).contains(dpi) else {
-                throw UsageError(message: "Invalid value '\(text)' for '--dpi <N>': expected a whole number from 70 to 2400.")
-            }
-            scan.recognition.dotsPerInch = dpi
-        }
-        scan.recognition.allowedCharacters = parsed.value("allow")
-        scan.recognition.deniedCharacters = parsed.value("deny")
-        scan.recognition.preserveInterwordSpaces = parsed.has("preserve-spaces")
-        if let text = parsed.value("region") {
-            let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2], let height = numbers[3],
-                (0...65_000).contains(x), (0...65_000).contains(y), (1...65_000).contains(width), (1...65_000).contains(height)
-            else {
-                throw UsageError(
-                    message: "Invalid value '\(text)' for '--region <X,Y,W,H>': expected four whole numbers up to 65000, e.g. 0,0,800,600.")
-            }
-            scan.recognition.regionOfInterest = BoundingBox(left: x, top: y, right: x + width, bottom: y + height)
-        }
         for assignment in parsed.values["config"] ?? [] {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
                 throw UsageError(message: "Invalid value '\(assignment)' for '-c <NAME=VALUE>': expected NAME=VALUE.")
             }
             scan.engine.variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
-        }
-        if let text = parsed.value("timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-                throw UsageError(message: "Invalid value '\(text)' for '--timeout <SECONDS>': expected a number of seconds greater than 0.")
-            }
-            scan.recognition.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         try bindExport(parsed)
         try bindAnnotation(parsed)

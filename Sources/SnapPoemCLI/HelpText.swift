@@ -23,15 +23,7 @@ enum HelpText {
             "",
             "OPTIONS:",
         ]
-        for spec in OptionSpec.all {
-            var flag = spec.short.map { "-\($0), " } ?? "    "
-            flag += "--\(spec.long)"
-            if let value = spec.valueName { flag += " \(value)" }
-            let indent = String(repeating: " ", count: descriptionColumn)
-            let wrapped = wrap(spec.help, width: width - descriptionColumn).joined(separator: "\n" + indent)
-            let padded = flag.count < 24 ? flag.padding(toLength: 24, withPad: " ", startingAt: 0) : flag + "\n" + indent
-            lines.append("  " + padded + wrapped)
-        }
+        lines += optionLines(OptionSpec.all)
         lines += ["", "EXIT CODES:"]
         for code in ExitCode.allCases {
             let wrapped = wrap(code.meaning, width: width - 7).joined(separator: "\n       ")
@@ -43,6 +35,9 @@ enum HelpText {
             "  snap-poem Lenore.png --replace Lenore=Alex",
             "  snap-poem Lenore.png -r Lenore=Alex -o for-alex.html",
             "  snap-poem Lenore.png -r Lenore=Alex --format eml --to alex@example.org -o draft.eml",
+            "",
+            "SERVICE:",
+            "  snap-poem serve          the page and the HTTP API on 127.0.0.1:8080; see 'snap-poem serve --help'",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

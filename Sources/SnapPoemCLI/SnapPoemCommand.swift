@@ -14,6 +14,9 @@ public enum SnapPoemCommand {
     static func run(
         _ arguments: [String], console: Console, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async -> Int32 {
+        if arguments.first == ServeCommand.name {
+            return await ServeCommand.run(Array(arguments.dropFirst()), console: console).rawValue
+        }
         let options: CommandOptions
         do {
             options = try CommandOptions(try ParsedArguments.parse(arguments))

@@ -12,6 +12,8 @@ public enum SnapPoemMain {
             return await BatchWorkerMode.run(Array(arguments.dropFirst()))
         }
         let task = Task { await SnapPoemCommand.run(arguments) }
+        // `serve` stops gracefully on the first signal and says itself how it ended.
+        let stopsGracefully = arguments.first == ServeCommand.name
         var sources: [DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
@@ -28,6 +30,6 @@ public enum SnapPoemMain {
         }
         let code = await task.value
         sources.forEach { $0.cancel() }
-        return task.isCancelled ? ExitCode.interrupted.rawValue : code
+        return task.isCancelled && !stopsGracefully ? ExitCode.interrupted.rawValue : code
     }
 }

@@ -86,6 +86,7 @@ public struct BatchSupervisor: Sendable {
     /// Has every job read.
     ///
     /// - Parameters:
+    ///   - jobs: the images to read, each with its place in the batch.
     ///   - onStart: called as each job is sent to a worker.
     ///   - onOutcome: called with each job's outcome, one call at a time.
     /// - Returns: the jobs that were never sent, because the task was cancelled.

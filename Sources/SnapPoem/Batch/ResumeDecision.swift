@@ -38,6 +38,7 @@ public enum ResumeDecision: Sendable, Equatable {
     ///   - optionsHash: this run's options hash.
     ///   - output: the output's path relative to the output folder.
     ///   - outputHash: the output file's current content hash, nil when there is no file.
+    ///   - policy: what the command asked for (`--force`, `--retry-failed`).
     public static func decide(
         previous: ManifestEntry?,
         contentHash: () -> String?,

@@ -46,8 +46,11 @@ extension Shard {
     /// - a Kubernetes Indexed Job: `JOB_COMPLETION_INDEX` (0-based); Kubernetes does not tell
     ///   a pod how many completions there are, so `count` must be given (`--shard auto/N`).
     ///
-    /// - Parameter count: N when given on the command line; for Slurm it must agree with
-    ///   `SLURM_ARRAY_TASK_COUNT`.
+    /// - Parameters:
+    ///   - environment: the process's environment variables, e.g.
+    ///     `ProcessInfo.processInfo.environment`.
+    ///   - count: N when given on the command line; for Slurm it must agree with
+    ///     `SLURM_ARRAY_TASK_COUNT`.
     /// - Throws: `SnapPoemError.invalidOption` naming the variable that is missing or wrong.
     public static func fromEnvironment(_ environment: [String: String], count: Int? = nil) throws(SnapPoemError) -> Shard {
         func number(_ name: String) throws(SnapPoemError) -> Int? {

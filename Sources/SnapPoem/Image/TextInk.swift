@@ -55,6 +55,7 @@ public struct TextInk: Sendable, Equatable {
     /// Finds the text-like ink of `image`.
     ///
     /// - Parameters:
+    ///   - image: the image to search, as Tesseract sees it.
     ///   - lightOnDark: the text is lighter than its ground (the image is inverted first).
     ///   - region: only shapes whose centre lies in this rectangle count; nil for all.
     /// - Returns: the rows found; none for an image without text-like ink.

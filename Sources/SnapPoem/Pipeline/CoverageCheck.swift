@@ -49,6 +49,8 @@ public struct CoverageCheck: Sendable {
     /// page with the lines found merged in, and the coverage before and after.
     ///
     /// - Parameters:
+    ///   - page: Tesseract's first reading of `image`.
+    ///   - image: the image that was read, exactly as Tesseract saw it.
     ///   - options: the options of the first reading; the re-read uses them with page
     ///     segmentation `.singleBlock` and no region of interest. A region of interest limits
     ///     the check to the ink inside it.

@@ -28,6 +28,29 @@ public final class PoemScanner: Sendable {
             ? try OrientationDetector(tessdataDirectory: configuration.engine.tessdataDirectory) : nil
     }
 
+    /// A scanner with another configuration that shares `other`'s engines, so no models are
+    /// loaded: for front ends whose requests differ in preprocessing, recognition options or
+    /// replacements, but not in the engine. Scans through the two scanners queue up on the
+    /// shared engines, as scans through one scanner do.
+    ///
+    /// - Throws: `SnapPoemError.invalidOption` when `configuration.engine` differs from
+    ///   `other`'s; `.languageNotAvailable` when orientation detection is asked for, `other`
+    ///   has none, and the tessdata folder lacks `osd`.
+    public init(configuration: ScanConfiguration, sharingEnginesWith other: PoemScanner) throws(SnapPoemError) {
+        guard configuration.engine == other.configuration.engine else {
+            throw .invalidOption(
+                option: "ScanConfiguration.engine",
+                reason: "a scanner can share the engines only of a scanner with the same engine settings")
+        }
+        self.configuration = configuration
+        self.recognizer = other.recognizer
+        if configuration.preprocessing.detectsOrientation, other.orientationDetector == nil {
+            self.orientationDetector = try OrientationDetector(tessdataDirectory: configuration.engine.tessdataDirectory)
+        } else {
+            self.orientationDetector = other.orientationDetector
+        }
+    }
+
     /// Reads the poem in the image file at `path` (`"-"` for standard input).
     ///
     /// - Parameters:

@@ -5,7 +5,7 @@ import Testing
 @testable import SnapPoem
 
 /// The side-by-side page in a real browser: Debian's Chromium, headless, takes screenshots
-/// that are then read pixel by pixel. `make test` installs it (`make deps-browser`).
+/// that are then read pixel by pixel. `make test` installs it (`make deps-service`).
 @Suite("HTML side by side in headless Chromium")
 struct SideBySideBrowserTests {
     /// Debian's Chromium.
@@ -16,7 +16,7 @@ struct SideBySideBrowserTests {
     /// it blocks none of Swift's cooperative threads.
     static func screenshot(of page: URL, fragment: String? = nil, width: Int, height: Int) async throws -> PoemImage {
         try #require(
-            FileManager.default.isExecutableFile(atPath: chromium), "\(chromium) is missing: run 'make deps-browser' (Debian's chromium)")
+            FileManager.default.isExecutableFile(atPath: chromium), "\(chromium) is missing: run 'make deps-service' (Debian's chromium)")
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let shot = folder.appendingPathComponent("shot.png")

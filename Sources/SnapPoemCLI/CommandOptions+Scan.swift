@@ -1,0 +1,45 @@
+import SnapPoem
+
+extension CommandOptions {
+    /// Binds the options that say what each scan does (`ScanOption`, the rules the HTTP
+    /// service shares) and the pairs of `--replacements` files, read before those of
+    /// `--replace`.
+    mutating func bindScan(_ parsed: ParsedArguments) throws(UsageError) {
+        var values: [ScanOption: [String]] = [:]
+        for option in ScanOption.allCases {
+            if let given = parsed.values[option.name] { values[option] = given }
+        }
+        var filePairs: [(replacement: Replacement, source: String)] = []
+        do throws(SnapPoemError) {
+            for path in parsed.values["replacements"] ?? [] {
+                filePairs += try ReplacementsFile.load(path: path).map { ($0, path) }
+            }
+        } catch {
+            if case .invalidOption = error { throw UsageError(message: "Invalid value: \(error.description).") }
+            throw UsageError(message: error.description)
+        }
+        do throws(ScanOptionError) {
+            try scan.apply(values, replacementSource: { "--replace \($0)" }, leadingReplacements: filePairs)
+        } catch {
+            throw UsageError(message: Self.message(for: error))
+        }
+    }
+
+    /// A `ScanOptionError` in the command line's words: `Invalid value 'x' for '--dpi <N>': …`.
+    static func message(for error: ScanOptionError) -> String {
+        func spelled(_ option: ScanOption) -> String {
+            let placeholder = OptionSpec.named(option.name)?.valueName.map { " <\($0)>" } ?? ""
+            return "'--\(option.name)\(placeholder)'"
+        }
+        switch error {
+        case .invalidValue(let option, let value, let expected):
+            return "Invalid value '\(value)' for \(spelled(option)): expected \(expected)."
+        case .rejected(_, let error):
+            return "Invalid value: \(error.description)."
+        case .conflict(let option, let value, let other):
+            return "'--\(option.name) \(value)' cannot be combined with '--\(other.name)'."
+        case .replacedTwice(let find, let first, let firstSource, let second, let secondSource):
+            return "'\(find)' is replaced twice, by '\(first)' (\(firstSource)) and by '\(second)' (\(secondSource))."
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import SnapPoem
+import SnapPoemServer
+import SnapPoemService
+
+/// `snap-poem serve`: the HTTP service (`SnapPoemService`) on libmicrohttpd
+/// (`SnapPoemServer`). Only wires options to them; runs until its task is cancelled (SIGTERM
+/// or SIGINT, through `SnapPoemMain`), then stops gracefully and returns 0.
+enum ServeCommand {
+    /// The subcommand's name, the first argument.
+    static let name = "serve"
+
+    static let usage =
+        "Usage: snap-poem serve [--host 127.0.0.1] [--port 8080] [--jobs N] [--queue N] [--max-upload-mb N] [--timeout S] [options]"
+
+    /// Every option of `serve`, in the order `snap-poem serve --help` lists them.
+    static let options: [OptionSpec] = [
+        OptionSpec(
+            "host", value: "ADDRESS",
+            help: "Address to listen on, IPv4 or IPv6 (default: 127.0.0.1, this machine only; 0.0.0.0 or :: for every interface)."),
+        OptionSpec("port", value: "N", help: "TCP port (default: 8080; 0 lets the system choose)."),
+        OptionSpec(
+            "jobs", short: "j", value: "N",
+            help: "Images read at once, one Tesseract engine each, loaded at start (default: the number of cores)."),
+        OptionSpec(
+            "queue", value: "N",
+            help: "Requests that may wait for an engine; more are refused at once with 503 and Retry-After (default: 16)."),
+        OptionSpec("max-upload-mb", value: "N", help: "Largest upload in megabytes; larger ones are refused with 413 (default: 20)."),
+        OptionSpec(
+            "timeout", value: "SECONDS",
+            help: "Longest recognition of one image, and the default of a request's own 'timeout'; past it the answer is 504 (default: 30)."
+        ),
+        OptionSpec(
+            "lang", short: "l", value: "LANGS",
+            help: "Default Tesseract languages, '+'-separated (default: eng+fra); requests may ask for others."),
+        OptionSpec(
+            "tessdata", value: "DIR",
+            help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, the package's tessdata/, then the system's)."),
+        OptionSpec("max-connections", value: "N", help: "Connections open at once, and 16 per client address at most (default: 64)."),
+        OptionSpec("idle-timeout", value: "SECONDS", help: "Close a connection silent for this long (default: 15)."),
+        OptionSpec(
+            "request-timeout", value: "SECONDS", help: "Cut off a client whose request takes longer than this to arrive (default: 60)."),
+        OptionSpec(
+            "stop-timeout", value: "SECONDS",
+            help: "On SIGTERM or SIGINT, wait this long for requests in flight before cancelling them (default: 40)."),
+        OptionSpec("help", short: "h", help: "Show this help and exit."),
+    ]
+
+    /// Runs `snap-poem serve` with `arguments` (after `serve`).
+    static func run(_ arguments: [String], console: Console) async -> ExitCode {
+        let parsed: ParsedArguments
+        var service = ServiceConfiguration()
+        var server = ServerConfiguration()
+        do throws(UsageError) {
+            parsed = try ParsedArguments.parse(arguments, specs: options)
+            if parsed.has("help") {
+                console.writeOutput(Data(help().utf8))
+                return .success
+            }
+            if let extra = parsed.positionals.first {
+                throw UsageError(message: "Unexpected argument '\(extra)'; 'serve' takes options only.")
+            }
+            try bind(parsed, service: &service, server: &server)
+        } catch {
+            console.writeError("snap-poem: error: \(error.message)\n\(usage)\n  See 'snap-poem serve --help'.\n")
+            return .usage
+        }
+        let started: PoemService
+        do throws(SnapPoemError) {
+            started = try await PoemService(configuration: service)
+        } catch {
+            console.writeError("snap-poem: error: \(error.description)\n")
+            return error.isUsageProblem ? .usage : .ocrUnavailable
+        }
+        let http: HTTPServer
+        do throws(ServerError) {
+            http = try HTTPServer(service: started, configuration: server) { line in console.writeError(line + "\n") }
+        } catch {
+            console.writeError("snap-poem: error: \(error.description)\n")
+            return .ocrUnavailable
+        }
+        let shownHost = server.host.contains(":") ? "[\(server.host)]" : server.host
+        console.writeError(
+            "snap-poem serve: listening on http://\(shownHost):\(http.port)/ (\(service.workers) engine\(service.workers == 1 ? "" : "s"), "
+                + "\(service.scan.engine.languages), queue \(service.queueLimit), uploads up to \(server.maxUploadBytes >> 20) MB)\n")
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        console.writeError("snap-poem serve: stopping: no new connections; finishing \(http.requestsInProgress) request(s) in flight\n")
+        await http.stop()
+        console.writeError("snap-poem serve: stopped\n")
+        return .success
+    }
+
+    /// Gives each option its type and range.
+    static func bind(_ parsed: ParsedArguments, service: inout ServiceConfiguration, server: inout ServerConfiguration) throws(UsageError) {
+        func number(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+            guard let text = parsed.value(long) else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                let placeholder = OptionSpec.named(long, in: options)?.valueName ?? "N"
+                throw UsageError(
+                    message:
+                        "Invalid value '\(text)' for '--\(long) <\(placeholder)>': expected a whole number from \(range.lowerBound) to \(range.upperBound)."
+                )
+            }
+            return value
+        }
+        if let host = parsed.value("host") { server.host = host }
+        if let port = try number("port", in: 0...65535) { server.port = UInt16(port) }
+        if let jobs = try number("jobs", in: 1...64) { service.workers = jobs }
+        if let queue = try number("queue", in: 0...10_000) { service.queueLimit = queue }
+        if let megabytes = try number("max-upload-mb", in: 1...1024) { server.maxUploadBytes = megabytes << 20 }
+        if let connections = try number("max-connections", in: 1...10_000) {
+            server.connectionLimit = connections
+            server.connectionLimitPerAddress = min(server.connectionLimitPerAddress, connections)
+        }
+        if let seconds = try number("idle-timeout", in: 1...3600) { server.idleTimeoutSeconds = seconds }
+        if let seconds = try number("request-timeout", in: 1...3600) { server.requestTimeoutSeconds = seconds }
+        if let seconds = try number("stop-timeout", in: 0...3600) { server.drainTimeout = .seconds(seconds) }
+        if let text = parsed.value("timeout") {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw UsageError(
+                    message: "Invalid value '\(text)' for '--timeout <SECONDS>': expected a number of seconds greater than 0, at most 3600."
+                )
+            }
+            service.maxTimeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        service.scan.engine.tessdataDirectory = parsed.value("tessdata")
+        if let languages = parsed.value("lang") {
+            do throws(SnapPoemError) {
+                service.scan.engine.languages = try LanguageSet(parsing: languages)
+            } catch {
+                throw UsageError(message: "Invalid value: \(error.description).")
+            }
+        }
+    }
+
+    /// The text of `snap-poem serve --help`, generated from `options`.
+    static func help() -> String {
+        var lines = [
+            "OVERVIEW: Serve snap-poem over HTTP: a page for phones at / and an API at /v1/poems.",
+            "",
+            "Engines are loaded once at start. Uploads are read in memory and never stored; one line",
+            "per request is logged on standard error. SIGTERM or SIGINT stops accepting connections,",
+            "finishes the requests in flight and exits 0. API and page: see Docs/service.md.",
+            "",
+            usage.replacingOccurrences(of: "Usage: ", with: "USAGE: "),
+            "",
+            "OPTIONS:",
+        ]
+        lines += HelpText.optionLines(options)
+        lines += [
+            "",
+            "ENDPOINTS:",
+            "  GET  /            the page: take a photo of a poem, change the name, send the note",
+            "  POST /v1/poems    the image as the body (options in the query) or multipart/form-data",
+            "  GET  /healthz     alive;  GET /readyz  taking new images;  GET /metrics  Prometheus",
+            "",
+            "EXAMPLES:",
+            "  snap-poem serve",
+            "  curl --data-binary @Lenore.png -H 'Content-Type: image/png' \\",
+            "       'http://127.0.0.1:8080/v1/poems?replace=Lenore=Alex'",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension OptionSpec {
+    /// Finds an option of `specs` by its long name.
+    static func named(_ long: String, in specs: [OptionSpec]) -> OptionSpec? {
+        specs.first { $0.long == long }
+    }
+}

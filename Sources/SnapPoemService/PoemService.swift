@@ -1,0 +1,361 @@
+import Foundation
+import SnapPoem
+import Synchronization
+
+/// The snap-poem HTTP service's request handling: routes, options, statuses, headers and
+/// bodies, without a socket. The server (`snap-poem serve`) frames requests and hands them
+/// here; tests and other hosts call `respond(to:)` directly.
+///
+/// Routes:
+/// - `GET /`: the page (upload form); `POST /`: the page's form post, answered with the note.
+/// - `POST /v1/poems`: the API; the image as the body or as the form field `image`.
+/// - `GET /healthz`, `GET /readyz`, `GET /metrics`.
+///
+/// Engines are loaded once, at `init`: `workers` scanners, and a bounded queue in front of
+/// them (`ScanWorkerPool`). Uploaded images are decoded from memory and never written
+/// anywhere; nothing here logs.
+public final class PoemService: Sendable {
+    /// What the service was started with.
+    public let configuration: ServiceConfiguration
+    private let pool: ScanWorkerPool
+    private let metrics = ServiceMetrics()
+    private let draining = Atomic<Bool>(false)
+
+    /// Loads `configuration.workers` engines.
+    ///
+    /// - Throws: `SnapPoemError` when an engine cannot start (no tessdata, a language
+    ///   without data): the service cannot work at all.
+    public init(configuration: ServiceConfiguration = ServiceConfiguration()) async throws(SnapPoemError) {
+        self.configuration = configuration
+        var workers: [ScanWorker] = []
+        for _ in 0..<configuration.workers {
+            let scanner = try await PoemScanner(configuration: configuration.scan)
+            workers.append(ScanWorker(initial: scanner, capacity: configuration.engineSetsPerWorker))
+        }
+        pool = ScanWorkerPool(workers: workers, queueLimit: configuration.queueLimit)
+    }
+
+    /// Stops taking new images: `POST` requests get 503 and `/readyz` says so, while the
+    /// requests already taken run to their end. Called when the server is asked to stop.
+    public func beginDraining() {
+        draining.store(true, ordering: .relaxed)
+    }
+
+    /// Whether new images are taken now: not stopping, and a worker or a place in the queue
+    /// is free.
+    public var isReady: Bool { !draining.load(ordering: .relaxed) && !pool.isFull }
+
+    /// Answers one request. Never throws: every problem is an HTTP status.
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        var response: HTTPResponse
+        switch (request.path, request.method) {
+        case ("/", "GET"), ("/", "HEAD"):
+            let page = ServicePage(nonce: ServicePage.newNonce())
+            response = Self.html(page.form(), status: 200, page: page)
+        case ("/", "POST"):
+            response = await pagePost(request)
+        case ("/v1/poems", "POST"):
+            response = await apiPost(request)
+        case ("/healthz", "GET"), ("/healthz", "HEAD"):
+            response = Self.json(["status": "ok"], status: 200)
+        case ("/readyz", "GET"), ("/readyz", "HEAD"):
+            response = readiness()
+        case ("/metrics", "GET"), ("/metrics", "HEAD"):
+            response = HTTPResponse(
+                status: 200, headers: [HTTPField(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
+                body: Data(
+                    metrics.render(
+                        queueDepth: pool.depth.load(ordering: .relaxed), queueLimit: pool.queueLimit, workers: pool.size,
+                        busyWorkers: pool.busy.load(ordering: .relaxed), ready: isReady
+                    ).utf8))
+        default:
+            response = errorResponse(Self.routingError(request), for: request)
+        }
+        finish(&response, for: request)
+        metrics.recordResponse(path: request.path, status: response.status, uploadedBytes: request.uploadedBytes)
+        return response
+    }
+
+    /// The answer to a request the server refuses before handing it over (over the upload
+    /// limit, too slow to arrive, arriving while the service stops), in the same shape as
+    /// every other error: the page for the page's path, JSON otherwise.
+    public func refusal(_ error: ServiceError, method: String, path: String, requestID: String, uploadedBytes: Int) -> HTTPResponse {
+        let request = HTTPRequest(method: method, path: path, id: requestID)
+        var response = errorResponse(error, for: request)
+        finish(&response, for: request)
+        metrics.recordResponse(path: path, status: response.status, uploadedBytes: uploadedBytes)
+        return response
+    }
+
+    // MARK: - Routes
+
+    /// `POST /v1/poems`.
+    private func apiPost(_ request: HTTPRequest) async -> HTTPResponse {
+        do throws(ServiceError) {
+            guard !draining.load(ordering: .relaxed) else { throw .shuttingDown }
+            let upload = try Upload(request)
+            let options = try PoemRequestOptions(
+                fields: request.query + upload.fields, defaults: configuration.scan, maxTimeLimit: configuration.maxTimeLimit)
+            let poem = try await scan(upload, configuration: options.scan)
+            if poem.page.timedOut {
+                throw ServiceError(
+                    status: 504, code: "timed_out",
+                    message:
+                        "\(upload.name): the time limit of \(PoemRequestOptions.seconds(options.scan.recognition.timeLimit ?? .zero)) s stopped recognition; partialText holds what was read by then",
+                    partialText: poem.text)
+            }
+            var exportOptions = ExportOptions(languageTag: LanguageTag.forTesseract(options.scan.engine.languages))
+            if options.format == .eml {
+                exportOptions.email = EmailDraftOptions(
+                    to: options.to, subject: options.subject, date: Date(), timeZone: .current,
+                    messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
+            }
+            let body: Data
+            do throws(SnapPoemError) {
+                body = try poem.exported(as: options.format, options: exportOptions)
+            } catch {
+                throw ServiceError(error)
+            }
+            var response = HTTPResponse(status: 200, body: body)
+            response.setHeader("Content-Type", options.format.mediaType)
+            response.setHeader("Content-Disposition", "inline; filename=\"poem.\(options.format.fileExtension)\"")
+            Self.addPersonalizationHeaders(&response, poem: poem)
+            return response
+        } catch {
+            return errorResponse(error, for: request)
+        }
+    }
+
+    /// `POST /`: the page's form, answered with the note page (or the form again, with the
+    /// problem).
+    private func pagePost(_ request: HTTPRequest) async -> HTTPResponse {
+        let page = ServicePage(nonce: ServicePage.newNonce())
+        var state = ServicePage.FormState()
+        for part in request.form ?? [] {
+            if part.name == "find" { state.find = part.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" }
+            if part.name == "replaceWith" { state.replaceWith = part.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" }
+        }
+        do throws(ServiceError) {
+            guard !draining.load(ordering: .relaxed) else { throw .shuttingDown }
+            guard request.form != nil else {
+                throw ServiceError(
+                    status: 415, code: "unsupported_media_type", message: "the page's form must be sent as multipart/form-data")
+            }
+            let upload = try Upload(request)
+            var leading: [(replacement: Replacement, source: String)] = []
+            switch (state.find.isEmpty, state.replaceWith.isEmpty) {
+            case (true, true): break
+            case (false, false): leading.append((Replacement(find: state.find, replaceWith: state.replaceWith), "the form"))
+            case (false, true): throw .badOption("Type your love\u{2019}s name too, or leave both names empty.")
+            case (true, false): throw .badOption("Type the name that is in the poem too, or leave both names empty.")
+            }
+            var fields = upload.fields
+            if !fields.contains(where: { $0.name == "ignoreCase" }) { fields.append(HTTPField(name: "ignoreCase", value: "true")) }
+            let options = try PoemRequestOptions(
+                fields: request.query + fields, defaults: configuration.scan, maxTimeLimit: configuration.maxTimeLimit,
+                leadingReplacements: leading, ignoring: ["find", "replaceWith"])
+            let poem = try await scan(upload, configuration: options.scan)
+            var notices = poem.personalized.unmatched.map { unmatched in
+                guard let closest = unmatched.closest else {
+                    return "\u{201C}\(unmatched.find)\u{201D} is not in the poem, so nothing was replaced."
+                }
+                return
+                    "\u{201C}\(unmatched.find)\u{201D} is not in the poem; the closest word is \u{201C}\(closest.word)\u{201D} on line \(closest.line)."
+            }
+            if !poem.page.hasText, !poem.page.timedOut {
+                notices.append("No text was found in the photo. Try a sharper photo, straight on, in good light.")
+            }
+            if poem.page.timedOut {
+                notices.append("Reading took too long and was stopped: the poem below is only what was read by then.")
+            }
+            var downloads: [ServicePage.Download] = [
+                .init(fileName: "poem.txt", label: "Download .txt", mediaType: "text/plain;charset=utf-8", data: Data(poem.text.utf8))
+            ]
+            let languageTag = LanguageTag.forTesseract(options.scan.engine.languages)
+            if let html = try? poem.exported(as: .html, options: ExportOptions(languageTag: languageTag)) {
+                downloads.append(.init(fileName: "poem.html", label: "Download .html", mediaType: "text/html;charset=utf-8", data: html))
+            }
+            let email = EmailDraftOptions(
+                to: [], subject: nil, date: Date(), timeZone: .current, messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
+            if let eml = try? poem.exported(as: .eml, options: ExportOptions(languageTag: languageTag, email: email)) {
+                downloads.append(.init(fileName: "poem.eml", label: "Download .eml", mediaType: "message/rfc822", data: eml))
+            }
+            let html = page.note(text: poem.text, notices: notices, downloads: downloads, mailto: MailtoLink.url(for: poem))
+            var response = Self.html(html, status: poem.page.timedOut ? 504 : 200, page: page)
+            Self.addPersonalizationHeaders(&response, poem: poem)
+            return response
+        } catch {
+            state.error = Self.pageMessage(for: error)
+            var response = Self.html(page.form(state), status: error.status, page: page)
+            if let seconds = error.retryAfterSeconds { response.setHeader("Retry-After", "\(seconds)") }
+            return response
+        }
+    }
+
+    /// `GET /readyz`: 200 while new images are taken, 503 when stopping or when the queue is
+    /// full (a load balancer then sends the next request elsewhere).
+    private func readiness() -> HTTPResponse {
+        let depth = pool.depth.load(ordering: .relaxed)
+        if draining.load(ordering: .relaxed) {
+            var response = Self.json(["status": "stopping"], status: 503)
+            response.setHeader("Retry-After", "5")
+            return response
+        }
+        if pool.isFull {
+            var response = Self.json(["status": "busy", "queueDepth": "\(depth)"], status: 503)
+            response.setHeader("Retry-After", "\(retryAfterSeconds())")
+            return response
+        }
+        return Self.json(["status": "ready", "workers": "\(pool.size)", "queueDepth": "\(depth)"], status: 200)
+    }
+
+    // MARK: - Scanning
+
+    /// Reads `upload` with a worker's engine, waiting in the queue if need be.
+    private func scan(_ upload: Upload, configuration: ScanConfiguration) async throws(ServiceError) -> ScannedPoem {
+        let worker: ScanWorker
+        do throws(ScanWorkerPool.Refusal) {
+            worker = try await pool.checkOut()
+        } catch {
+            switch error {
+            case .queueFull:
+                throw ServiceError(
+                    status: 503, code: "busy",
+                    message:
+                        "all \(pool.size) engines are busy and \(pool.queueLimit) requests are waiting; try again in \(retryAfterSeconds()) s",
+                    retryAfterSeconds: retryAfterSeconds())
+            case .cancelled:
+                throw .shuttingDown
+            }
+        }
+        metrics.imageStarted()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result: Result<ScannedPoem, SnapPoemError>
+        do throws(SnapPoemError) {
+            let scanner = try await worker.scanner(for: configuration)
+            result = .success(try await scanner.scan(imageData: upload.image, name: upload.name))
+        } catch {
+            result = .failure(error)
+        }
+        await pool.checkIn(worker)
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.imageFinished(seconds: seconds, timedOut: (try? result.get())?.page.timedOut ?? false)
+        switch result {
+        case .success(let poem): return poem
+        case .failure(let error): throw ServiceError(error)
+        }
+    }
+
+    /// When a refused request may try again: the queue's wait at the recent mean recognition
+    /// time, at least 1 s and at most 2 minutes.
+    private func retryAfterSeconds() -> Int {
+        let waiting = Double(pool.depth.load(ordering: .relaxed) + 1) / Double(max(1, pool.size))
+        let seconds = (waiting * metrics.meanRecognitionSeconds).rounded(.up)
+        return Int(min(120, max(1, seconds)))
+    }
+
+    // MARK: - Responses
+
+    /// 404 for an unknown path, 405 (with `Allow`) for a known path and another method.
+    static func routingError(_ request: HTTPRequest) -> ServiceError {
+        let allowed: [String: [String]] = [
+            "/": ["GET", "HEAD", "POST"], "/v1/poems": ["POST"], "/healthz": ["GET", "HEAD"], "/readyz": ["GET", "HEAD"],
+            "/metrics": ["GET", "HEAD"],
+        ]
+        if let methods = allowed[request.path] {
+            return ServiceError(
+                status: 405, code: "method_not_allowed",
+                message: "\(request.path) takes \(methods.joined(separator: ", ")), not \(request.method)", allowedMethods: methods)
+        }
+        return ServiceError(
+            status: 404, code: "not_found", message: "no such path; the API is POST /v1/poems and the page is GET /")
+    }
+
+    /// An error in the shape its path calls for: the page for `/`, JSON otherwise.
+    func errorResponse(_ error: ServiceError, for request: HTTPRequest) -> HTTPResponse {
+        if request.path == "/" {
+            let page = ServicePage(nonce: ServicePage.newNonce())
+            var response = Self.html(
+                page.form(ServicePage.FormState(error: Self.pageMessage(for: error))), status: error.status, page: page)
+            if let seconds = error.retryAfterSeconds { response.setHeader("Retry-After", "\(seconds)") }
+            if let methods = error.allowedMethods { response.setHeader("Allow", methods.joined(separator: ", ")) }
+            return response
+        }
+        var response = HTTPResponse(
+            status: error.status, headers: [HTTPField(name: "Content-Type", value: "application/json")],
+            body: error.jsonBody(requestID: request.id))
+        if let seconds = error.retryAfterSeconds { response.setHeader("Retry-After", "\(seconds)") }
+        if let methods = error.allowedMethods { response.setHeader("Allow", methods.joined(separator: ", ")) }
+        return response
+    }
+
+    /// A problem as the page shows it to a person.
+    static func pageMessage(for error: ServiceError) -> String {
+        switch error.code {
+        case "missing_image": return "Choose or take a photo of the poem first."
+        case "unsupported_media_type": return "That file is not a photo this page can read (\(error.message)). Try a JPEG or PNG."
+        case "damaged_image": return "That photo could not be read; it may be damaged or cut short. Try another."
+        case "payload_too_large": return "That photo is too large for this server (\(error.message)). Try a smaller one."
+        case "busy", "shutting_down": return "So many poems are being read right now. Please try again in a moment."
+        default:
+            let message = error.message
+            return message.prefix(1).uppercased() + message.dropFirst() + (message.hasSuffix(".") ? "" : ".")
+        }
+    }
+
+    /// The headers every answer carries: the request's id, no caching (answers hold the
+    /// user's poem and names), no MIME sniffing, no referrer, no framing; a strict policy on
+    /// everything that is not the page (which sets its own).
+    private func finish(_ response: inout HTTPResponse, for request: HTTPRequest) {
+        response.setHeader("X-Request-Id", request.id)
+        response.setHeader("Cache-Control", "no-store")
+        response.setHeader("X-Content-Type-Options", "nosniff")
+        response.setHeader("Referrer-Policy", "no-referrer")
+        response.setHeader("X-Frame-Options", "DENY")
+        if response.header("Content-Security-Policy") == nil {
+            // The love note's HTML export carries its style inline; nothing may run.
+            response.setHeader(
+                "Content-Security-Policy",
+                "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+        }
+    }
+
+    /// A page, with its nonce'd policy.
+    static func html(_ text: String, status: Int, page: ServicePage) -> HTTPResponse {
+        HTTPResponse(
+            status: status,
+            headers: [
+                HTTPField(name: "Content-Type", value: "text/html; charset=utf-8"),
+                HTTPField(name: "Content-Security-Policy", value: page.contentSecurityPolicy),
+            ], body: Data(text.utf8))
+    }
+
+    /// A small JSON object of strings.
+    static func json(_ object: [String: String], status: Int) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var body = (try? encoder.encode(object)) ?? Data("{}".utf8)
+        body.append(0x0A)
+        return HTTPResponse(status: status, headers: [HTTPField(name: "Content-Type", value: "application/json")], body: body)
+    }
+
+    /// What personalisation did, for clients of formats that cannot say it themselves:
+    /// `Snap-Poem-Replacements: 3`, and the FINDs that matched nothing, percent-encoded.
+    static func addPersonalizationHeaders(_ response: inout HTTPResponse, poem: ScannedPoem) {
+        response.setHeader("Snap-Poem-Replacements", "\(poem.personalized.changes.count)")
+        if !poem.personalized.unmatched.isEmpty {
+            let names = poem.personalized.unmatched.map {
+                $0.find.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            }
+            response.setHeader("Snap-Poem-Unmatched", names.joined(separator: ","))
+        }
+        response.setHeader("Snap-Poem-Text-Found", poem.page.hasText ? "true" : "false")
+    }
+}
+
+extension HTTPRequest {
+    /// The bytes of the body as received: the raw body, or the form's parts.
+    var uploadedBytes: Int { body.count + (form?.reduce(0) { $0 + $1.data.count } ?? 0) }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import SnapPoem
+
+/// How the service reads poems and how much work it takes on.
+public struct ServiceConfiguration: Sendable {
+    /// The settings every request starts from (languages, tessdata folder); a request's
+    /// fields change them for that request only.
+    public var scan: ScanConfiguration
+    /// How many images are read at once; each worker loads its own engine (≈ 40 MB for
+    /// `eng+fra`) once, at start.
+    public var workers: Int
+    /// How many requests may wait for a worker; more are refused at once with 503.
+    public var queueLimit: Int
+    /// The longest recognition of one image; also what a request that names no `timeout`
+    /// gets.
+    public var maxTimeLimit: Duration
+    /// How many engine configurations (languages, engine mode) each worker keeps loaded for
+    /// requests that ask for other languages than the defaults.
+    public var engineSetsPerWorker: Int
+
+    /// Creates a configuration; the defaults suit a small machine.
+    public init(
+        scan: ScanConfiguration = ScanConfiguration(),
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        queueLimit: Int = 16,
+        maxTimeLimit: Duration = .seconds(30),
+        engineSetsPerWorker: Int = 2
+    ) {
+        self.scan = scan
+        self.workers = max(1, workers)
+        self.queueLimit = max(0, queueLimit)
+        self.maxTimeLimit = maxTimeLimit
+        self.engineSetsPerWorker = max(1, engineSetsPerWorker)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// `snap-poem serve` run as a real process on 127.0.0.1 and a port the system chooses.
+/// `ServerProcess.with` always stops it, whatever the test does.
+final class ServerProcess: Sendable {
+    private let process: Process
+    /// The port it listens on.
+    let port: UInt16
+    private let errorText: TextBuffer
+
+    /// The built executable, beside the test bundle.
+    static let executable: URL = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
+        ]
+        for folder in candidates {
+            let url = folder.appendingPathComponent("snap-poem")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return Fixtures.root.appendingPathComponent(".build/debug/snap-poem")
+    }()
+
+    private init(process: Process, port: UInt16, errorText: TextBuffer) {
+        self.process = process
+        self.port = port
+        self.errorText = errorText
+    }
+
+    /// What the server wrote on standard error so far (its log).
+    var log: String { errorText.text }
+
+    /// The process id, for signals.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Whether the process is still running.
+    var isRunning: Bool { process.isRunning }
+
+    /// Starts `snap-poem serve --port 0 ARGUMENTS…` (with `--timeout 600` unless ARGUMENTS
+    /// set one) and waits until it listens.
+    static func start(_ arguments: [String]) async throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = executable
+        // A machine loaded by other tests must not turn a slow reading into a 504.
+        let timeLimit = arguments.contains("--timeout") ? [] : ["--timeout", "600"]
+        process.arguments = ["serve", "--port", "0"] + timeLimit + arguments
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let errorText = TextBuffer()
+        let reader = errorPipe.fileHandleForReading
+        try process.run()
+        let collector = errorText
+        Thread.detachNewThread {
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { return }
+                collector.append(String(decoding: chunk, as: UTF8.self))
+            }
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(60))
+        while clock.now < deadline {
+            let text = errorText.text
+            if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+                let port = text[range].split(separator: ":").last.map { $0.dropLast() }.flatMap { UInt16($0) } ?? 0
+                return ServerProcess(process: process, port: port, errorText: errorText)
+            }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        if process.isRunning { process.terminate() }
+        throw ServerStartFailure(log: errorText.text)
+    }
+
+    struct ServerStartFailure: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "snap-poem serve did not start listening: \(log)" }
+    }
+
+    /// Sends `signal` and waits for the process to end (killing it after `timeout`).
+    /// Returns its exit status, or nil if it had to be killed.
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(60)) async -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        kill(process.processIdentifier, signal)
+        return await waitForExit(timeout: timeout)
+    }
+
+    /// Waits for the process to end by itself (killing it after `timeout`). Returns its exit
+    /// status, or nil if it had to be killed.
+    func waitForExit(timeout: Duration = .seconds(60)) async -> Int32? {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while process.isRunning, clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        // Let the reader take the last of standard error.
+        try? await Task.sleep(for: .milliseconds(100))
+        return process.terminationStatus
+    }
+
+    /// Runs `body` with a server started with `arguments`, and stops the server afterwards
+    /// whatever happens.
+    static func with<T: Sendable>(
+        _ arguments: [String], _ body: (ServerProcess) async throws -> T
+    ) async throws -> T {
+        let server = try await start(arguments)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop(signal: SIGKILL)
+            throw error
+        }
+    }
+}
+
+/// Text collected from another thread.
+final class TextBuffer: Sendable {
+    private let storage = Mutex("")
+
+    var text: String { storage.withLock { $0 } }
+
+    func append(_ more: String) {
+        storage.withLock { $0 += more }
+    }
+}
