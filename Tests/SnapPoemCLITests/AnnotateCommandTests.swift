@@ -98,7 +98,7 @@ struct AnnotateCommandTests {
             let page = try String(contentsOf: output.appendingPathComponent(name), encoding: .utf8)
             #expect(page.contains("<img src=\"data:image/jpeg;base64,"), "\(name)")
             #expect(page.contains("class=\"reading\""), "\(name)")
-            #expect(page.contains("class=\"label\""), "\(name): line numbers on the photo")
+            #expect(page.contains("class=\"reading-label\""), "\(name): line numbers on the photo")
         }
     }
 }

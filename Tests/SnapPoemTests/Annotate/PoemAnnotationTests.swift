@@ -126,7 +126,8 @@ struct PoemAnnotationTests {
             #expect(error.description.contains("keepsUprightImage"), "\(error)")
         }
         var kept = poem
-        kept.uprightImage = try #require(PoemImage.filled(width: 900, height: 500))
+        let same = try #require(PoemImage.filled(width: 900, height: 500))
+        kept.uprightImage = same
         #expect(try kept.annotated().image.width == 900)
         #expect(throws: SnapPoemError.self) { try kept.annotated(maximumSide: 8) }
     }

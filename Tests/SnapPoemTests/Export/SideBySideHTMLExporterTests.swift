@@ -26,6 +26,7 @@ struct SideBySidePage: Decodable {
     var scripts: Int
     var externalReferences: [String]
     var nestingErrors: [String]
+    var styleAttributes: Int
 
     static let script = #"""
         import sys, json
@@ -37,7 +38,7 @@ struct SideBySidePage: Decodable {
                 self.open = []
                 self.line = None; self.number = None; self.link = None; self.label = None
                 self.out = {"lines": [], "links": [], "labels": [], "imageSources": [], "scripts": 0,
-                            "externalReferences": [], "nestingErrors": []}
+                            "externalReferences": [], "nestingErrors": [], "styleAttributes": 0}
             def handle_starttag(self, tag, attrs):
                 a = dict(attrs)
                 classes = (a.get("class") or "").split()
@@ -46,11 +47,12 @@ struct SideBySidePage: Decodable {
                     if value and not value.startswith("#") and not value.startswith("data:"):
                         self.out["externalReferences"].append(value)
                 if tag == "script": self.out["scripts"] += 1
+                if "style" in a: self.out["styleAttributes"] += 1
                 if tag == "img": self.out["imageSources"].append(a.get("src", ""))
                 if (tag == "span" and "line" in classes) or tag == "h1":
                     self.line = {"number": "", "text": ""}; self.lineTag = (tag, len(self.open))
-                if tag == "span" and "number" in classes: self.number = ""
-                if tag == "span" and "label" in classes: self.label = ""
+                if tag == "span" and "reading-number" in classes: self.number = ""
+                if tag == "span" and "reading-label" in classes: self.label = ""
                 if tag == "a":
                     self.link = {"id": a.get("id"), "href": a.get("href"), "classes": a.get("class") or "", "text": ""}
                 if tag not in VOID: self.open.append(tag)
@@ -104,7 +106,7 @@ struct SideBySideHTMLExporterTests {
         let replaced = page.links.filter { $0.classes.split(separator: " ").contains("replaced") }
         #expect(replaced.map(\.text) == poem.personalized.changes.map(\.replacement), "\(replaced.map(\.text))")
         #expect(replaced.map(\.text) == ["Alex", "Zoë", "Alex", "Alex"])
-        let boxes = page.links.filter { $0.classes.split(separator: " ").contains("box") }
+        let boxes = page.links.filter { $0.classes.split(separator: " ").contains("reading-box") }
         for (index, link) in replaced.enumerated() {
             let number = index + 1
             #expect(link.id == "change-\(number)" && link.href == "#box-\(number)")
@@ -125,12 +127,13 @@ struct SideBySideHTMLExporterTests {
         #expect(Set(page.labels) == Set(expected.map { String($0.number) }), "\(page.labels)")
     }
 
-    @Test("Self-contained: one embedded JPEG of the photo at most 1600 px, no script, nothing fetched")
+    @Test("Self-contained: one embedded JPEG of the photo at most 1600 px, no script, no style attribute, nothing fetched")
     func selfContained() async throws {
         let poem = try await Self.lenore()
         let html = try SideBySideHTMLExporter().export(poem)
         let page = try SideBySidePage.parse(html)
         #expect(page.scripts == 0)
+        #expect(page.styleAttributes == 0, "positions live in the style sheet, so a strict Content-Security-Policy allows the page")
         #expect(page.externalReferences.isEmpty, "\(page.externalReferences)")
         let source = try #require(page.imageSources.first)
         #expect(page.imageSources.count == 1)
