@@ -9,41 +9,53 @@ struct AnnotationPainter {
         var image: PoemImage
         var lineLabels: [LineLabel]
         var legend: BoundingBox?
+        /// How many marks Leptonica refused to draw (0 unless memory ran out).
+        var failures: Int
+    }
+
+    /// Counts the marks Leptonica refused, so that a drawing with holes is reported, never
+    /// handed over as if it were whole.
+    final class Failures {
+        var count = 0
+        func record(_ drawn: Bool) { if !drawn { count += 1 } }
     }
 
     /// The light panel behind numbers and the legend, so they read on any photo.
     static let panelColor = RGBColor(hex: 0xFFFFFF)
 
     func paint(on canvas: consuming DrawingCanvas) -> Result {
+        let failures = Failures()
         // On a dark ground a line needs more weight, and a light halo, to be seen.
         let width = plan.lineWidth + (plan.darkGround ? 1 : 0)
         if plan.darkGround {
             for word in plan.words {
-                _ = canvas.halo(word.corners, color: Self.panelColor, lineWidth: width + 3, opacity: 0.45)
+                failures.record(canvas.halo(word.corners, color: Self.panelColor, lineWidth: width + 3, opacity: 0.45))
             }
         }
         for word in plan.words where word.change != nil {
-            _ = canvas.tint(word.corners, color: style.replacedTint)
+            failures.record(canvas.tint(word.corners, color: style.replacedTint))
         }
         for word in plan.words where word.change == nil {
-            _ = canvas.outline(word.corners, color: style.color(for: word.band), lineWidth: width + (word.band == .doubtful ? 1 : 0))
+            failures.record(
+                canvas.outline(word.corners, color: style.color(for: word.band), lineWidth: width + (word.band == .doubtful ? 1 : 0)))
         }
         for word in plan.words where word.change != nil {
-            _ = canvas.outline(word.corners, color: style.replacedColor, lineWidth: width + 1)
+            failures.record(canvas.outline(word.corners, color: style.replacedColor, lineWidth: width + 1))
         }
         for region in plan.unreadRegions {
-            _ = canvas.dashedOutline(region.corners, color: style.unreadColor, lineWidth: width + 1, dash: 5 * width)
+            failures.record(canvas.dashedOutline(region.corners, color: style.unreadColor, lineWidth: width + 1, dash: 5 * width))
         }
-        let labels = style.showsLineNumbers ? drawLineNumbers(on: canvas) : []
-        let legend = style.showsLegend ? drawLegend(on: canvas, avoiding: plan.words.map(\.bounds) + labels.map(\.bounds)) : nil
-        return Result(image: canvas.finished(), lineLabels: labels, legend: legend)
+        let labels = style.showsLineNumbers ? drawLineNumbers(on: canvas, failures: failures) : []
+        let legend =
+            style.showsLegend ? drawLegend(on: canvas, avoiding: plan.words.map(\.bounds) + labels.map(\.bounds), failures: failures) : nil
+        return Result(image: canvas.finished(), lineLabels: labels, legend: legend, failures: failures.count)
     }
 
     // MARK: - Line numbers
 
     /// Writes each line's number beside it, the numbers of one block in one column: left of
     /// the block when there is room, else right of it, else over the image's left edge.
-    private func drawLineNumbers(on canvas: borrowing DrawingCanvas) -> [LineLabel] {
+    private func drawLineNumbers(on canvas: borrowing DrawingCanvas, failures: Failures) -> [LineLabel] {
         // Digits about as tall as the text's capitals.
         guard plan.typicalLineHeight > 0, !plan.lines.isEmpty,
             let font = BitmapFont(digitsAtMost: max(12, 0.5 * plan.typicalLineHeight))
@@ -72,8 +84,8 @@ struct AnnotationPainter {
                 let baseline = min(max(Int(anchor.y.rounded()) + digits / 2, digits + padding), plan.height - padding - 2)
                 let panel = BoundingBox(
                     left: x - padding, top: baseline - digits - padding, right: x + textWidth + padding, bottom: baseline + 2 + padding)
-                _ = canvas.panel(panel, color: Self.panelColor, opacity: 0.75)
-                _ = canvas.text(text, font: font, x: x, baseline: baseline, color: style.labelColor)
+                failures.record(canvas.panel(panel, color: Self.panelColor, opacity: 0.75))
+                failures.record(canvas.text(text, font: font, x: x, baseline: baseline, color: style.labelColor))
                 labels.append(LineLabel(line: line.number, bounds: panel.clipped(width: plan.width, height: plan.height)))
             }
         }
@@ -99,7 +111,7 @@ struct AnnotationPainter {
 
     /// Draws the legend in the corner where it covers the least of `avoiding`; nil when it
     /// does not fit the image even in the smallest font.
-    private func drawLegend(on canvas: borrowing DrawingCanvas, avoiding marks: [BoundingBox]) -> BoundingBox? {
+    private func drawLegend(on canvas: borrowing DrawingCanvas, avoiding marks: [BoundingBox], failures: Failures) -> BoundingBox? {
         var entries = ConfidenceBand.allCases.map(Entry.band)
         if plan.words.contains(where: { $0.change != nil }) { entries.append(.replaced) }
         if !plan.unreadRegions.isEmpty { entries.append(.unread) }
@@ -116,8 +128,8 @@ struct AnnotationPainter {
             guard Double(legendWidth) <= 0.9 * Double(plan.width), Double(legendHeight) <= 0.6 * Double(plan.height) else { continue }
             let box = corner(width: legendWidth, height: legendHeight, avoiding: marks)
             let corners = Self.corners(of: box)
-            _ = canvas.panel(box, color: Self.panelColor, opacity: 0.88)
-            _ = canvas.outline(corners, color: RGBColor(hex: 0x999999), lineWidth: 1)
+            failures.record(canvas.panel(box, color: Self.panelColor, opacity: 0.88))
+            failures.record(canvas.outline(corners, color: RGBColor(hex: 0x999999), lineWidth: 1))
             for (row, entry) in entries.enumerated() {
                 let rowTop = box.top + padding + row * rowHeight
                 let baseline = rowTop + (rowHeight + digits) / 2 - 2
@@ -127,15 +139,18 @@ struct AnnotationPainter {
                 let lineWidth = max(2, digits / 8)
                 switch entry {
                 case .band(let band):
-                    _ = canvas.outline(
-                        swatchCorners, color: style.color(for: band), lineWidth: lineWidth + (band == .doubtful ? 1 : 0))
+                    failures.record(
+                        canvas.outline(
+                            swatchCorners, color: style.color(for: band), lineWidth: lineWidth + (band == .doubtful ? 1 : 0)))
                 case .replaced:
-                    _ = canvas.tint(swatchCorners, color: style.replacedTint)
-                    _ = canvas.outline(swatchCorners, color: style.replacedColor, lineWidth: lineWidth + 1)
+                    failures.record(canvas.tint(swatchCorners, color: style.replacedTint))
+                    failures.record(canvas.outline(swatchCorners, color: style.replacedColor, lineWidth: lineWidth + 1))
                 case .unread:
-                    _ = canvas.dashedOutline(swatchCorners, color: style.unreadColor, lineWidth: lineWidth + 1, dash: max(3, digits / 4))
+                    failures.record(
+                        canvas.dashedOutline(swatchCorners, color: style.unreadColor, lineWidth: lineWidth + 1, dash: max(3, digits / 4)))
                 }
-                _ = canvas.text(entry.text(style), font: font, x: swatch.right + padding, baseline: baseline, color: style.labelColor)
+                failures.record(
+                    canvas.text(entry.text(style), font: font, x: swatch.right + padding, baseline: baseline, color: style.labelColor))
             }
             return box
         }

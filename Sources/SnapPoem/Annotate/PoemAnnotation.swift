@@ -75,6 +75,11 @@ public struct PoemAnnotation: Sendable {
         }
         let plan = AnnotationPlan(poem: poem, style: style, width: size.width, height: size.height)
         let painted = AnnotationPainter(plan: plan, style: style).paint(on: canvas)
+        guard painted.failures == 0 else {
+            throw .exportFailed(
+                path: poem.source, format: "annotated image",
+                reason: "Leptonica could not draw \(painted.failures) of the marks (out of memory?); nothing was written")
+        }
         self.image = painted.image
         self.scale = plan.scale
         self.words = plan.words

@@ -66,9 +66,9 @@ final class BitmapFont {
     /// would fall outside the image are left out. False when Leptonica refuses.
     func draw(_ text: String, into pix: PixImage, x: Int, baseline: Int, color: UInt32) -> Bool {
         var width: Int32 = 0, overflow: Int32 = 0
-        // Leptonica draws nothing in the colour 0 (pure black) on a 32-bit image: the next
-        // grey up looks the same.
-        let drawn = color == 0 ? 0x0101_0100 : color
+        // On a 32-bit image Leptonica takes any value under 256, pure black among them, for
+        // "no colour given" and draws mid grey: the next grey up from black looks the same.
+        let drawn = color < 256 ? 0x0101_0100 : color
         let status = Self.drawable(text).withCString {
             pixSetTextline(pix.pointer, pointer, $0, drawn, Int32(x), Int32(baseline), &width, &overflow)
         }
