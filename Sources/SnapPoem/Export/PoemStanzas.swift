@@ -1,16 +1,17 @@
 /// A poem's text split into what the formats with structure need: an optional title and
-/// stanzas of lines. Shared by Markdown, HTML and the e-mail's default subject.
-struct PoemStanzas: Equatable {
+/// stanzas of lines. Shared by Markdown, HTML, the e-mail's default subject and the HTTP
+/// service's note page (package-wide, not public API).
+package struct PoemStanzas: Equatable {
     /// The title: the first stanza when it is a single short line and more stanzas follow.
-    var title: String?
+    package var title: String?
     /// The stanzas after the title, each a list of lines without line breaks.
-    var stanzas: [[String]]
+    package var stanzas: [[String]]
 
     /// The longest line still taken for a title, in characters.
     static let longestTitle = 80
 
     /// Splits `text` at blank lines (lines of only whitespace) into stanzas.
-    init(_ text: String) {
+    package init(_ text: String) {
         var stanzas: [[String]] = []
         var current: [String] = []
         let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
