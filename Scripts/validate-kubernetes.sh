@@ -2,9 +2,8 @@
 # Checks deploy/kubernetes-indexed-job.yaml against the Kubernetes API schemas, offline,
 # with kubernetes-validate (PyPI; its schemas ship with it), from the virtualenv that
 # `make deps-service` fills under .build/ (nothing is installed system-wide). Also checks
-# what the schemas
-# cannot: that `--shard auto/N` names the Job's `completions`. Called by `make test`
-# (through make test-deploy).
+# what the schemas cannot: that `--shard auto/N` names the Job's `completions`. Called by
+# `make test` (through make test-deploy).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.build/service-venv
