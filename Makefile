@@ -13,7 +13,7 @@ APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev tesserac
 APT_PACKAGES += libmicrohttpd-dev
 SWIFT_BUILD_FLAGS ?=
 # Batches on a real scheduler (make test-deploy, run by make test): a one-node Slurm cluster
-# (slurm-wlm, munge) and kubernetes-validate from PyPI, in a virtualenv (python3-venv).
+# (slurm-wlm, munge); kubernetes-validate comes with deps-service's virtualenv.
 DEPLOY_APT_PACKAGES := slurm-wlm munge python3-venv
 # make bench's profile of a batch (perf record).
 BENCH_APT_PACKAGES := linux-perf
@@ -43,7 +43,7 @@ deps-bench:
 # environment under .build, since Debian's python3 refuses system-wide installs.
 SERVICE_APT_PACKAGES := chromium chromium-driver wrk python3-venv systemd
 SERVICE_VENV := .build/service-venv
-SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate>=1.30,<2'
+SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate==1.37.0'
 
 deps-service: deps
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SERVICE_APT_PACKAGES)"
@@ -77,7 +77,7 @@ test: deps deps-service lint
 # The deploy/ files on the real things: deploy/slurm-array.sh submitted to a one-node Slurm
 # cluster that Scripts/slurm-local.sh starts (as root) and stops again, and the Kubernetes
 # Job checked against the Kubernetes schemas, offline.
-test-deploy: deps-deploy build
+test-deploy: deps-deploy deps-service build
 	Scripts/slurm-local.sh
 	Scripts/validate-kubernetes.sh
 

@@ -1,17 +1,15 @@
 #!/usr/bin/env bash
 # Checks deploy/kubernetes-indexed-job.yaml against the Kubernetes API schemas, offline,
-# with kubernetes-validate (PyPI; its schemas ship with it), installed into a virtualenv
-# under .build/ so that nothing is installed system-wide. Also checks what the schemas
-# cannot: that `--shard auto/N` names the Job's `completions`. Called by `make test`
-# (through make test-deploy, which installs python3-venv).
+# with kubernetes-validate (PyPI; its schemas ship with it), from the virtualenv that
+# `make deps-service` fills under .build/ (nothing is installed system-wide). Also checks
+# what the schemas cannot: that `--shard auto/N` names the Job's `completions`. Called by
+# `make test` (through make test-deploy).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv=.build/kubernetes-validate
-version=1.37.0
-if ! "$venv/bin/kubernetes-validate" --version 2>/dev/null | grep -q "$version"; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "kubernetes-validate==$version"
+venv=.build/service-venv
+if ! [ -x "$venv/bin/kubernetes-validate" ]; then
+    echo "validate-kubernetes: $venv/bin/kubernetes-validate is missing; run make deps-service" >&2
+    exit 1
 fi
 file=deploy/kubernetes-indexed-job.yaml
 # Every Kubernetes release from the first with backoffLimitPerIndex to the newest known.

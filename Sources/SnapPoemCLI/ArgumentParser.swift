@@ -1,3 +1,5 @@
+import SnapPoem
+
 /// A command-line mistake, reported swift-argument-parser style: the message, then the usage
 /// line and a pointer to `--help`. Exit code 64.
 struct UsageError: Error, Equatable, Sendable {
@@ -97,21 +99,4 @@ struct ParsedArguments: Equatable, Sendable {
         }
         return "Unknown option '\(option)'."
     }
-}
-
-/// Levenshtein distance between two strings, in characters.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = Array(repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }

@@ -133,9 +133,9 @@ struct ServicePageTests {
         #expect(raw.header("Content-Type") == "text/html; charset=utf-8")
     }
 
-    @Test("The escaping of the page's own texts")
+    @Test("The page escapes its texts as the exporters do, DEL and other control characters included")
     func escapeFunction() {
-        #expect(HTMLEscaping.escape("a<b>&\"c\"'d'") == "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;")
-        #expect(HTMLEscaping.escape("x\u{0}y\u{7F}") == "x\u{FFFD}y\u{FFFD}")
+        #expect(MarkupEscaping.escape("a<b>&\"c\"'d'") == "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;")
+        #expect(MarkupEscaping.escape("x\u{0}y\u{7F}") == "x\u{FFFD}y\u{FFFD}")
     }
 }

@@ -1,11 +1,12 @@
 /// Escaping for HTML and XML text and attribute values, shared by the HTML, hOCR, ALTO and
-/// e-mail exporters.
-enum MarkupEscaping {
+/// e-mail exporters and the HTTP service's pages (package-wide, not public API).
+package enum MarkupEscaping {
     /// Escapes `&`, `<`, `>`, `"` and `'`, so the result is safe in element content and in
-    /// either kind of quoted attribute. Characters XML forbids (C0 controls other than tab,
-    /// line feed and carriage return; U+FFFE, U+FFFF) become U+FFFD, so that one stray byte
-    /// in a replacement cannot make a document unreadable.
-    static func escape(_ text: String) -> String {
+    /// either kind of quoted attribute. Characters XML forbids or discourages (C0 controls
+    /// other than tab, line feed and carriage return; DEL; U+FFFE, U+FFFF) become U+FFFD, so
+    /// that one stray byte in a replacement cannot make a document unreadable. Whatever a
+    /// user typed (a name such as `<script>`) is shown as text.
+    package static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -17,7 +18,7 @@ enum MarkupEscaping {
             case "'": output += "&#39;"
             case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
             default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     output += "\u{FFFD}"
                 } else {
                     output.unicodeScalars.append(scalar)

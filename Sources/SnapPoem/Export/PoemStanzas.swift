@@ -1,31 +1,32 @@
 /// A poem's text split into what the formats with structure need: an optional title and
-/// stanzas of lines. Shared by Markdown, HTML and the e-mail's default subject.
-struct PoemStanzas: Equatable {
+/// stanzas of lines. Shared by Markdown, HTML, the e-mail's default subject and the HTTP
+/// service's note page (package-wide, not public API).
+package struct PoemStanzas: Equatable {
     /// One line of the text, with where it is.
-    struct Line: Equatable {
+    package struct Line: Equatable {
         /// The line without its line break (the title without the whitespace around it).
-        var text: String
+        package var text: String
         /// Its 1-based line number in the text, blank lines counted.
-        var number: Int
+        package var number: Int
         /// The `Character` offset in the text where `text` starts.
-        var offset: Int
+        package var offset: Int
     }
 
     /// The title, with where it is.
-    var titleLine: Line?
+    package var titleLine: Line?
     /// The stanzas after the title, with where each line is.
-    var stanzaLines: [[Line]]
+    package var stanzaLines: [[Line]]
 
     /// The title: the first stanza when it is a single short line and more stanzas follow.
-    var title: String? { titleLine?.text }
+    package var title: String? { titleLine?.text }
     /// The stanzas after the title, each a list of lines without line breaks.
-    var stanzas: [[String]] { stanzaLines.map { $0.map(\.text) } }
+    package var stanzas: [[String]] { stanzaLines.map { $0.map(\.text) } }
 
     /// The longest line still taken for a title, in characters.
     static let longestTitle = 80
 
     /// Splits `text` at blank lines (lines of only whitespace) into stanzas.
-    init(_ text: String) {
+    package init(_ text: String) {
         var stanzas: [[Line]] = []
         var current: [Line] = []
         // "\r\n" is one Character, as "\n" is: splitting at either keeps offsets in step.

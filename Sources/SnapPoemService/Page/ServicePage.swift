@@ -6,7 +6,7 @@ import SnapPoem
 /// style sheet and the script are inline and carry the response's nonce, which the
 /// `Content-Security-Policy` header names; nothing else may run or load.
 ///
-/// Everything that came from the user or the photo is escaped (`HTMLEscaping`); the script
+/// Everything that came from the user or the photo is escaped (`MarkupEscaping`, shared with the exporters); the script
 /// only sets text and attributes.
 struct ServicePage {
     /// The nonce of this response's style sheet and script.
@@ -55,7 +55,7 @@ struct ServicePage {
     func form(_ state: FormState = FormState()) -> String {
         var body = header
         if let error = state.error {
-            body += "<p class=\"alert\" role=\"alert\">\(HTMLEscaping.escape(error))</p>\n"
+            body += "<p class=\"alert\" role=\"alert\">\(MarkupEscaping.escape(error))</p>\n"
         }
         body += """
             <form class="card" id="poem-form" method="post" action="/" enctype="multipart/form-data">
@@ -67,10 +67,10 @@ struct ServicePage {
             <img id="preview" alt="The photo you chose" hidden>
             <div class="names">
             <label class="field">The name in the poem
-            <input type="text" name="find" value="\(HTMLEscaping.escape(state.find))" placeholder="Lenore" autocomplete="off" autocapitalize="words" spellcheck="false" maxlength="200">
+            <input type="text" name="find" value="\(MarkupEscaping.escape(state.find))" placeholder="Lenore" autocomplete="off" autocapitalize="words" spellcheck="false" maxlength="200">
             </label>
             <label class="field">Your love\u{2019}s name
-            <input type="text" name="replaceWith" value="\(HTMLEscaping.escape(state.replaceWith))" placeholder="Alex" autocomplete="off" autocapitalize="words" spellcheck="false" maxlength="200">
+            <input type="text" name="replaceWith" value="\(MarkupEscaping.escape(state.replaceWith))" placeholder="Alex" autocomplete="off" autocapitalize="words" spellcheck="false" maxlength="200">
             </label>
             </div>
             <p class="hint">The name is found even where the photo made it hard to read. Leave both empty to just read the poem.</p>
@@ -87,10 +87,10 @@ struct ServicePage {
     /// time limit), and the actions. With `reading`, the note's lines carry their numbers and
     /// its replaced words link to their boxes on the annotated photo, shown under the note.
     func note(text: String, notices: [String], downloads: [Download], mailto: String, reading: AnnotatedPhotoHTML? = nil) -> String {
-        let stanzas = Self.stanzas(of: text)
+        let stanzas = PoemStanzas(text)
         var body = header
         for notice in notices {
-            body += "<p class=\"notice\" role=\"status\">\(HTMLEscaping.escape(notice))</p>\n"
+            body += "<p class=\"notice\" role=\"status\">\(MarkupEscaping.escape(notice))</p>\n"
         }
         if let reading {
             body += "<article class=\"card note numbered\" id=\"note\">\n"
@@ -99,7 +99,7 @@ struct ServicePage {
             }
         } else {
             body += "<article class=\"card note\" id=\"note\">\n"
-            if let title = stanzas.title { body += "<h2>\(HTMLEscaping.escape(title))</h2>\n" }
+            if let title = stanzas.title { body += "<h2>\(MarkupEscaping.escape(title))</h2>\n" }
         }
         body += "<p class=\"ornament\" aria-hidden=\"true\">\u{2766}</p>\n"
         if stanzas.stanzas.isEmpty { body += "<p class=\"empty\">(no text was found in the photo)</p>\n" }
@@ -110,7 +110,7 @@ struct ServicePage {
             }
         } else {
             for stanza in stanzas.stanzas {
-                let lines = stanza.map { "<span class=\"line\">\(HTMLEscaping.escape($0))</span>" }
+                let lines = stanza.map { "<span class=\"line\">\(MarkupEscaping.escape($0))</span>" }
                 body += "<p class=\"stanza\">\n" + lines.joined(separator: "\n") + "\n</p>\n"
             }
         }
@@ -119,15 +119,15 @@ struct ServicePage {
             body += "<section class=\"card reading-card\" aria-label=\"What was read in the photo\">\n<h2>What was read</h2>\n"
             body += reading.figure + "</section>\n"
         }
-        body += "<pre id=\"poem-text\" hidden>\(HTMLEscaping.escape(text))</pre>\n"
+        body += "<pre id=\"poem-text\" hidden>\(MarkupEscaping.escape(text))</pre>\n"
         body += "<nav class=\"actions\" aria-label=\"Send or keep the poem\">\n"
         body += "<button type=\"button\" id=\"copy\" hidden>Copy the text</button>\n"
         body += "<button type=\"button\" id=\"share\" class=\"secondary\" hidden>Share\u{2026}</button>\n"
-        body += "<a class=\"button secondary\" id=\"mailto\" href=\"\(HTMLEscaping.escape(mailto))\">E-mail it</a>\n"
+        body += "<a class=\"button secondary\" id=\"mailto\" href=\"\(MarkupEscaping.escape(mailto))\">E-mail it</a>\n"
         for download in downloads {
             let url = "data:\(download.mediaType);base64,\(download.data.base64EncodedString())"
             body +=
-                "<a class=\"button secondary\" download=\"\(HTMLEscaping.escape(download.fileName))\" href=\"\(url)\">\(HTMLEscaping.escape(download.label))</a>\n"
+                "<a class=\"button secondary\" download=\"\(MarkupEscaping.escape(download.fileName))\" href=\"\(url)\">\(MarkupEscaping.escape(download.label))</a>\n"
         }
         body += "<a class=\"button secondary\" href=\"/\">Another poem</a>\n"
         body += "</nav>\n<p class=\"status\" id=\"action-status\" role=\"status\" aria-live=\"polite\"></p>\n"
@@ -156,7 +156,7 @@ struct ServicePage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer">
-        <title>\(HTMLEscaping.escape(title))</title>
+        <title>\(MarkupEscaping.escape(title))</title>
         <style nonce="\(nonce)">
         \(PageAssets.styleSheet)\(extraStyle.map { "\n" + $0 } ?? "")
         </style>
@@ -173,23 +173,4 @@ struct ServicePage {
         """
     }
 
-    /// The poem's title (a first stanza of one short line, when more follow) and stanzas.
-    static func stanzas(of text: String) -> (title: String?, stanzas: [[String]]) {
-        var stanzas: [[String]] = []
-        var current: [String] = []
-        for line in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.allSatisfy(\.isWhitespace) {
-                if !current.isEmpty { stanzas.append(current) }
-                current = []
-            } else {
-                current.append(String(line))
-            }
-        }
-        if !current.isEmpty { stanzas.append(current) }
-        if stanzas.count > 1, stanzas[0].count == 1, stanzas[0][0].count <= 80 {
-            let title = stanzas.removeFirst()[0].trimmingCharacters(in: .whitespaces)
-            return (title, stanzas)
-        }
-        return (nil, stanzas)
-    }
 }
