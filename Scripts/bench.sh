@@ -66,3 +66,7 @@ echo
 echo "## snap-poem serve under load (wrk on 127.0.0.1)"
 echo
 Scripts/bench-service.sh
+echo
+echo "## Annotation: drawing, PNG and the side-by-side page beside the scan (median of 3 interleaved runs)"
+echo
+"$bin/snap-poem-bench" annotate --runs 3

@@ -17,6 +17,8 @@ struct CommandOptions: Sendable, Equatable {
     var shard: Shard?
     /// Where to write the preprocessed image (`--save-preprocessed`).
     var savePreprocessed: String?
+    /// Where to write the annotated image (`--annotate`).
+    var annotate: String?
     /// What each scan does.
     var scan = ScanConfiguration()
     /// What is made of each poem, and where it goes (`--format`, `--mailto`, `--copy`, …).
@@ -93,6 +95,7 @@ struct CommandOptions: Sendable, Equatable {
             scan.engine.variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
         }
         try bindExport(parsed)
+        try bindAnnotation(parsed)
         try bindBatch(parsed)
     }
 }

@@ -17,6 +17,8 @@ struct ExportRequest: Sendable, Equatable {
     /// `--format jsonl` or `--output FILE.jsonl`: JSON, one line per image, the whole batch
     /// in one stream or file.
     var collectsJSONLines = false
+    /// `--side-by-side`: the HTML page shows the annotated photo beside the poem.
+    var sideBySide = false
 
     /// Whether an output path asks for JSON Lines by its extension (`.jsonl`).
     static func collectsJSONLines(_ path: String) -> Bool {

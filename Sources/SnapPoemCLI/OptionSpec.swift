@@ -91,6 +91,11 @@ struct OptionSpec: Sendable, Equatable {
         OptionSpec("subject", value: "TEXT", help: "Subject for --format eml and --mailto (default: the poem's title)."),
         OptionSpec("mailto", help: "Print a mailto: URL with the poem as its body instead of the poem (for the desktop's share path)."),
         OptionSpec("copy", help: "Put the result on the clipboard (wl-copy, xclip or xsel) instead of printing it."),
+        OptionSpec(
+            "side-by-side",
+            help:
+                "With --format html: show the photo, with what was read drawn on it, beside the poem; each replaced word links to its box."
+        ),
         OptionSpec("lang", short: "l", value: "LANGS", help: "Tesseract languages, '+'-separated (default: eng+fra)."),
         OptionSpec(
             "max-dimension", value: "N|auto|none",
@@ -113,6 +118,11 @@ struct OptionSpec: Sendable, Equatable {
         OptionSpec(
             "save-preprocessed", value: "FILE.png",
             help: "Also write the image exactly as Tesseract saw it, as PNG (one input only; --force to replace)."),
+        OptionSpec(
+            "annotate", value: "FILE.png",
+            help:
+                "Also write the photo with what was read drawn on it, as PNG: word boxes coloured by confidence, replaced words, line numbers, text not read (one input only; --force to replace)."
+        ),
         OptionSpec(
             "psm", value: "MODE", help: "Page segmentation mode, by number (0-13) or name, e.g. 3 or auto (default), 6 or single-block."),
         OptionSpec(

@@ -135,6 +135,9 @@ struct BatchRun {
         if let path = options.savePreprocessed {
             return "'--save-preprocessed \(path)' takes one image, but \(inputs.count) were found."
         }
+        if let path = options.annotate {
+            return CommandOptions.annotateTakesOneImage(path, count: inputs.count, found: true)
+        }
         guard options.outputDirectory == nil else { return nil }
         if let output = options.output, output != "-", !options.export.collectsJSONLines {
             return
@@ -191,6 +194,14 @@ struct BatchRun {
         if let path = options.savePreprocessed, let image = poem.preprocessedImage {
             do throws(SnapPoemError) {
                 try OutputFile.write(image.pngData(), to: path, overwrite: options.force, protecting: options.inputs)
+            } catch {
+                report(error)
+                return (.outputFailed, nil)
+            }
+        }
+        if let path = options.annotate {
+            do throws(SnapPoemError) {
+                try OutputFile.write(try poem.annotated().pngData(), to: path, overwrite: options.force, protecting: options.inputs)
             } catch {
                 report(error)
                 return (.outputFailed, nil)
@@ -257,6 +268,7 @@ struct BatchRun {
         let oneStream = (several && options.outputDirectory == nil) || request.collectsJSONLines
         var exportOptions = ExportOptions(
             languageTag: LanguageTag.forTesseract(options.scan.engine.languages), jsonLayout: oneStream ? .jsonLines : .pretty)
+        exportOptions.htmlSideBySide = request.sideBySide
         if request.format == .eml {
             exportOptions.email = EmailDraftOptions(
                 to: request.to, subject: request.subject, date: Date(), timeZone: .current,

@@ -26,7 +26,7 @@ struct SupervisedBatch {
         if options.outputDirectory != nil || options.export.collectsJSONLines || options.batch.progress == .json { return true }
         if collection.inputs.count > 1 || !collection.problems.isEmpty { return true }
         let writesOneFile = options.output.map { $0 != "-" } ?? false
-        return collection.hasFolderArgument && !writesOneFile && options.savePreprocessed == nil
+        return collection.hasFolderArgument && !writesOneFile && options.savePreprocessed == nil && options.annotate == nil
     }
 
     /// Runs the batch: select and check the inputs, decide each one's fate, have the rest

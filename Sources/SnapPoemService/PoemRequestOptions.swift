@@ -16,12 +16,15 @@ struct PoemRequestOptions: Sendable {
     var to: [EmailAddress] = []
     /// `subject`, for `format=eml`.
     var subject: String?
+    /// `sideBySide`, for `format=html`: the page with the annotated photo beside the poem
+    /// (`SideBySideHTMLExporter`); the scan then keeps its upright image.
+    var sideBySide = false
 
     /// The HTTP spelling of each scan option: the command line's long name in camelCase.
     static let scanFields: [String: ScanOption] = Dictionary(
         uniqueKeysWithValues: ScanOption.allCases.map { (camelCase($0.name), $0) })
     /// The fields of the export.
-    static let exportFields = ["format", "to", "subject"]
+    static let exportFields = ["format", "to", "subject", "sideBySide"]
     /// Every field name `POST /v1/poems` takes, for "did you mean".
     static var knownFields: [String] { scanFields.keys.sorted() + exportFields + ["image"] }
 
@@ -92,6 +95,15 @@ struct PoemRequestOptions: Sendable {
         }
         for name in ["to", "subject"] where values[name] != nil && format != .eml {
             throw .badOption("'\(name)' applies only to format=eml")
+        }
+        if let text = values["sideBySide"] {
+            switch text.lowercased() {
+            case "", "true", "1", "yes", "on": sideBySide = true
+            case "false", "0", "no", "off": sideBySide = false
+            default: throw .badOption("invalid value '\(text)' for 'sideBySide': expected true or false")
+            }
+            if sideBySide, format != .html { throw .badOption("'sideBySide' applies only to format=html") }
+            scan.keepsUprightImage = sideBySide
         }
         do throws(SnapPoemError) {
             if let to = values["to"] { self.to = try EmailAddress.list(parsing: to) }

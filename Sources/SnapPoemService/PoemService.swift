@@ -105,6 +105,7 @@ public final class PoemService: Sendable {
                     partialText: poem.text)
             }
             var exportOptions = ExportOptions(languageTag: LanguageTag.forTesseract(options.scan.engine.languages))
+            exportOptions.htmlSideBySide = options.sideBySide
             if options.format == .eml {
                 exportOptions.email = EmailDraftOptions(
                     to: options.to, subject: options.subject, date: Date(), timeZone: .current,
@@ -118,6 +119,10 @@ public final class PoemService: Sendable {
             }
             var response = HTTPResponse(status: 200, body: body)
             response.setHeader("Content-Type", options.format.mediaType)
+            if options.sideBySide {
+                // The side-by-side page embeds its photo as a data: URL; nothing may run.
+                response.setHeader("Content-Security-Policy", Self.exportPolicy + "; img-src data:")
+            }
             response.setHeader("Content-Disposition", "inline; filename=\"poem.\(options.format.fileExtension)\"")
             Self.addPersonalizationHeaders(&response, poem: poem)
             return response
@@ -134,6 +139,7 @@ public final class PoemService: Sendable {
         for part in request.form ?? [] {
             if part.name == "find" { state.find = part.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" }
             if part.name == "replaceWith" { state.replaceWith = part.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" }
+            if part.name == "showReading" { state.showsReading = ["true", "on", "1", "yes"].contains(part.text?.lowercased() ?? "") }
         }
         do throws(ServiceError) {
             guard !draining.load(ordering: .relaxed) else { throw .shuttingDown }
@@ -151,9 +157,10 @@ public final class PoemService: Sendable {
             }
             var fields = upload.fields
             if !fields.contains(where: { $0.name == "ignoreCase" }) { fields.append(HTTPField(name: "ignoreCase", value: "true")) }
-            let options = try PoemRequestOptions(
+            var options = try PoemRequestOptions(
                 fields: request.query + fields, defaults: configuration.scan, maxTimeLimit: configuration.maxTimeLimit,
-                leadingReplacements: leading, ignoring: ["find", "replaceWith"])
+                leadingReplacements: leading, ignoring: ["find", "replaceWith", "showReading"])
+            if state.showsReading { options.scan.keepsUprightImage = true }
             let poem = try await scan(upload, configuration: options.scan)
             var notices = poem.personalized.unmatched.map { unmatched in
                 guard let closest = unmatched.closest else {
@@ -180,7 +187,18 @@ public final class PoemService: Sendable {
             if let eml = try? poem.exported(as: .eml, options: ExportOptions(languageTag: languageTag, email: email)) {
                 downloads.append(.init(fileName: "poem.eml", label: "Download .eml", mediaType: "message/rfc822", data: eml))
             }
-            let html = page.note(text: poem.text, notices: notices, downloads: downloads, mailto: MailtoLink.url(for: poem))
+            // "Show what was read": the annotated photo under the note, its replaced words
+            // linked to their boxes; drawn in memory and embedded, never written anywhere.
+            var reading: AnnotatedPhotoHTML?
+            if state.showsReading {
+                do throws(SnapPoemError) {
+                    reading = try AnnotatedPhotoHTML(poem: poem, imageMaximumSide: 1200)
+                } catch {
+                    notices.append("The photo with what was read could not be drawn (\(error.description)).")
+                }
+            }
+            let html = page.note(
+                text: poem.text, notices: notices, downloads: downloads, mailto: MailtoLink.url(for: poem), reading: reading)
             var response = Self.html(html, status: poem.page.timedOut ? 504 : 200, page: page)
             Self.addPersonalizationHeaders(&response, poem: poem)
             return response
@@ -315,12 +333,13 @@ public final class PoemService: Sendable {
         response.setHeader("Referrer-Policy", "no-referrer")
         response.setHeader("X-Frame-Options", "DENY")
         if response.header("Content-Security-Policy") == nil {
-            // The love note's HTML export carries its style inline; nothing may run.
-            response.setHeader(
-                "Content-Security-Policy",
-                "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+            response.setHeader("Content-Security-Policy", Self.exportPolicy)
         }
     }
+
+    /// The policy of every answer that is not the page: the love note's HTML export carries
+    /// its style inline; nothing may run.
+    static let exportPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
     /// A page, with its nonce'd policy.
     static func html(_ text: String, status: Int, page: ServicePage) -> HTTPResponse {

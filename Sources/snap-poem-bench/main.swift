@@ -9,6 +9,7 @@
 //   snap-poem-bench throughput [--runs N] IMAGE...  a batch vs xargs -P 2 tesseract; a rerun
 //   snap-poem-bench coverage [--runs N] [--no-deskew] [IMAGE...]  the coverage check's cost and findings
 //   snap-poem-bench scaling [--runs N] [IMAGE...]   small print read as it is vs enlarged to 24 px
+//   snap-poem-bench annotate [--runs N] [IMAGE...]  drawing, PNG and side-by-side page vs the scan
 //
 // Each figure is the median of N runs; the comparison alternates the two commands run by run
 // so that machine noise hits both alike, and reports their ratio.
@@ -211,6 +212,7 @@ do {
     case "coverage":
         try await coverage(images: arguments.filter { $0 != "--no-deskew" }, runs: runs, deskews: !arguments.contains("--no-deskew"))
     case "scaling": try await scaling(images: arguments, runs: runs)
+    case "annotate": try await annotation(images: arguments, runs: runs)
     default:
         FileHandle.standardError.write(Data("snap-poem-bench: unknown mode '\(mode)'\n".utf8))
         exit(64)

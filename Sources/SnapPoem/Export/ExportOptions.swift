@@ -11,6 +11,10 @@ public struct ExportOptions: Sendable, Equatable {
     /// Whether hOCR, TSV and ALTO carry the personalised words (default) or Tesseract's words
     /// exactly as recognised.
     public var personalizesLayoutWords: Bool
+    /// Whether `.html` is the side-by-side page (`SideBySideHTMLExporter`: the annotated
+    /// photo beside the poem) rather than the love note alone. The scan must have kept its
+    /// upright image (`ScanConfiguration.keepsUprightImage`). Default false.
+    public var htmlSideBySide = false
 
     /// Creates export settings.
     public init(

@@ -25,7 +25,9 @@ extension ExportFormat {
         switch self {
         case .text: return PlainTextExporter()
         case .markdown: return MarkdownExporter()
-        case .html: return HTMLExporter(languageTag: options.languageTag)
+        case .html:
+            if options.htmlSideBySide { return SideBySideHTMLExporter(languageTag: options.languageTag) }
+            return HTMLExporter(languageTag: options.languageTag)
         case .json: return JSONExporter(layout: options.jsonLayout)
         case .eml:
             guard let email = options.email else {

@@ -60,6 +60,8 @@ extension ImagePreprocessor {
         let (width, height) = targetSize(of: gray, options: options, xHeight: analysis.xHeight, notes: &report.notes)
         var current = resized(gray, width: width, height: height)
         report.scaleFactor = Double(current.width) / Double(max(1, gray.width))
+        report.scaledWidth = current.width
+        report.scaledHeight = current.height
         let xHeight = analysis.xHeight.map { $0 * report.scaleFactor }
 
         if options.invertsLightText && analysis.isLightOnDark {
@@ -98,8 +100,14 @@ extension ImagePreprocessor {
         if options.deskews, let measured, let skew = measureSkew(of: measured) {
             report.skew = skew
             if shouldDeskew(skew) {
-                current = deskewed(current, angle: skew.angle)
-                report.deskewAngle = skew.angle
+                // Recorded only when the rotation happened (Leptonica may refuse it), so that
+                // `report.geometry` maps boxes back through what was really done.
+                if let straightened = rotatedForDeskew(current, angle: skew.angle) {
+                    current = straightened
+                    report.deskewAngle = skew.angle
+                } else {
+                    current = grayscale(current)
+                }
             }
         }
         switch options.filter {

@@ -201,12 +201,19 @@ public enum ImagePreprocessor {
     /// mapping, on a canvas enlarged so that no corner is cut off; new pixels are white.
     public static func deskewed(_ image: PoemImage, angle: Double) -> PoemImage {
         guard abs(angle) >= 0.05 else { return image }  // below this pixRotate would share the Pix
+        return rotatedForDeskew(image, angle: angle) ?? grayscale(image)
+    }
+
+    /// The rotation of `deskewed`, or nil when the angle is too small to rotate by or
+    /// Leptonica refuses it. `PreprocessingGeometry` undoes exactly this rotation.
+    static func rotatedForDeskew(_ image: PoemImage, angle: Double) -> PoemImage? {
+        guard PreprocessingGeometry.rotatesForDeskew(angle) else { return nil }
         let gray = grayscale(image)
-        let radians = Float(angle * Double.pi / 180)
+        let radians = PreprocessingGeometry.deskewRadians(angle)
         let rotated = gray.pix.attempt {
             pixRotate($0, radians, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), Int32(gray.width), Int32(gray.height))
         }
-        return rotated.map(PoemImage.init(pix:)) ?? gray
+        return rotated.map(PoemImage.init(pix:))
     }
 }
 

@@ -9,6 +9,12 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     public var analysis: ImageAnalysis?
     /// Output size ÷ input size (before any rotation); 1 when the size was kept.
     public var scaleFactor: Double
+    /// Width of the image after the scaling step, before any quarter turn or deskew: with
+    /// `scaledHeight`, what maps the recognised image's pixels back to the input's exactly
+    /// (`geometry`), since the two sides are rounded separately.
+    public var scaledWidth: Int
+    /// Height of the image after the scaling step, before any quarter turn or deskew.
+    public var scaledHeight: Int
     /// Whether light text on a dark ground was inverted.
     public var inverted: Bool
     /// Whether uneven light was flattened (`ImageFilter.flatten`, `.adaptive`).
@@ -35,17 +41,24 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     public var notes: [String]
 
     enum CodingKeys: String, CodingKey {
-        case inputWidth, inputHeight, analysis, scaleFactor, inverted, flattened, clearedSurroundShare, rotation
+        case inputWidth, inputHeight, analysis, scaleFactor, scaledWidth, scaledHeight, inverted, flattened, clearedSurroundShare, rotation
         case orientationConfidence, skew, deskewAngle, filter, outputWidth, outputHeight, notes
     }
 
-    /// Decodes a report; `clearedSurroundShare`, added later, defaults to 0 when absent.
+    /// Decodes a report. `clearedSurroundShare`, added later, defaults to 0 when absent; the
+    /// scaled size, added later too, defaults to the input's size times `scaleFactor`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         inputWidth = try container.decode(Int.self, forKey: .inputWidth)
         inputHeight = try container.decode(Int.self, forKey: .inputHeight)
         analysis = try container.decodeIfPresent(ImageAnalysis.self, forKey: .analysis)
         scaleFactor = try container.decode(Double.self, forKey: .scaleFactor)
+        scaledWidth =
+            try container.decodeIfPresent(Int.self, forKey: .scaledWidth)
+            ?? max(1, Int((Double(inputWidth) * scaleFactor).rounded()))
+        scaledHeight =
+            try container.decodeIfPresent(Int.self, forKey: .scaledHeight)
+            ?? max(1, Int((Double(inputHeight) * scaleFactor).rounded()))
         inverted = try container.decode(Bool.self, forKey: .inverted)
         flattened = try container.decode(Bool.self, forKey: .flattened)
         clearedSurroundShare = try container.decodeIfPresent(Double.self, forKey: .clearedSurroundShare) ?? 0
@@ -65,6 +78,8 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
         self.inputHeight = inputHeight
         self.analysis = nil
         self.scaleFactor = 1
+        self.scaledWidth = inputWidth
+        self.scaledHeight = inputHeight
         self.inverted = false
         self.flattened = false
         self.clearedSurroundShare = 0

@@ -163,7 +163,7 @@ public final class PoemScanner: Sendable {
         let recognizedText = cleanup.clean(PoemLayout.text(of: page, preservingSpaces: preservesSpaces))
         let personalized = configuration.replacements.apply(to: recognizedText, words: page.words)
         let personalizeTime = clock.now - personalizeStart
-        return ScannedPoem(
+        var poem = ScannedPoem(
             source: name,
             imageFacts: facts
                 ?? ImageFacts(format: .unknown, storedWidth: image.width, storedHeight: image.height, orientation: .up),
@@ -179,6 +179,8 @@ public final class PoemScanner: Sendable {
             timings: StageTimings(
                 decode: decodeTime, preprocess: preprocessTime, recognize: recognizeTime, personalize: personalizeTime,
                 coverageCheck: coverageTime))
+        if configuration.keepsUprightImage { poem.uprightImage = image }
+        return poem
     }
 }
 

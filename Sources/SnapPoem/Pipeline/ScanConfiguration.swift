@@ -18,6 +18,11 @@ public struct ScanConfiguration: Sendable, Equatable {
     /// Keep the preprocessed image (exactly what Tesseract saw) in `ScannedPoem`, e.g. to
     /// save it. Off by default: it holds the image's memory for as long as the result lives.
     public var keepsPreprocessedImage = false
+    /// Keep the upright decoded image (EXIF orientation applied, at its own size) in
+    /// `ScannedPoem.uprightImage`, to draw what was read on it (`ScannedPoem.annotated`, the
+    /// HTML export's side-by-side view). Off by default: it holds the image's memory for as
+    /// long as the result lives.
+    public var keepsUprightImage = false
     /// After recognition, compare the text-like ink of the image with the words Tesseract
     /// returned and read skipped lines again (`CoverageCheck`); the result is in
     /// `ScannedPoem.coverage`. On by default; it applies to the page and block segmentation
@@ -97,6 +102,9 @@ public struct ScannedPoem: Sendable, Equatable {
     public var preprocessingReport: PreprocessingReport
     /// Exactly what Tesseract saw, when `ScanConfiguration.keepsPreprocessedImage` was set.
     public var preprocessedImage: PoemImage?
+    /// The upright decoded image the scan started from (EXIF orientation applied, at its own
+    /// size), when `ScanConfiguration.keepsUprightImage` was set.
+    public var uprightImage: PoemImage? = nil
     /// What Tesseract recognised, with the lines the coverage check read again merged in.
     public var page: RecognizedPage
     /// How much of the text-like ink in the image the recognised words cover, and what was

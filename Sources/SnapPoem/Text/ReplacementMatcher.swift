@@ -75,13 +75,21 @@ struct ReplacementMatcher {
 
         var output = ""
         var changes: [TextChange] = []
+        var placements: [ReplacementPlacement] = []
+        // Characters written so far, counted piece by piece (as `output.count` would be, but
+        // without walking the whole string each time).
+        var written = 0
         var cursor = 0
         for (number, match) in chosen.enumerated() {
             let pair = replacementSet.replacements[match.pair]
             let original = String(characters[match.start..<match.end])
             let replacement = adaptCase(of: pair.replacement, to: original, find: pair.find, kind: match.kind)
             output += String(characters[cursor..<match.start])
+            written += match.start - cursor
+            let replacementStart = written
             output += replacement
+            written += replacement.count
+            let replacementEnd = written
             cursor = match.end
             let breaks = characters[match.start..<match.end].filter(\.isNewline).count
             if breaks > 0 {
@@ -95,13 +103,18 @@ struct ReplacementMatcher {
                     attachedEnd += 1
                 }
                 output += String(characters[match.end..<attachedEnd])
+                written += attachedEnd - match.end
                 var restStart = attachedEnd
                 while restStart < limit, characters[restStart] == " " || characters[restStart] == "\t" { restStart += 1 }
                 if restStart < characters.count, !characters[restStart].isNewline {
                     output += String(repeating: "\n", count: breaks)
+                    written += breaks
                 }
                 cursor = restStart
             }
+            placements.append(
+                ReplacementPlacement(
+                    original: match.start..<cursor, replacement: replacementStart..<replacementEnd, resumesAt: written))
             let confidence = owners.flatMap { confidences?.lowest(in: match.start..<match.end, owners: $0) }
             changes.append(
                 TextChange(
@@ -119,8 +132,10 @@ struct ReplacementMatcher {
                 find: replacementSet.replacements[index].find,
                 closest: closestWord(to: index, caselessText: caselessText, positions: positions))
         }
-        return PersonalizedText(
+        var result = PersonalizedText(
             text: output, changes: changes, unmatched: unmatched, nearMisses: nearMisses(besides: chosen, positions: positions))
+        result.placements = placements
+        return result
     }
 
     /// Words not replaced that begin like a one-word FIND, for at least two thirds of its

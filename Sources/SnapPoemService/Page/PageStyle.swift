@@ -54,6 +54,11 @@ enum PageAssets {
         .stanza { margin: 0 0 1.4em; }
         .line { display: block; padding-left: 1.6em; text-indent: -1.6em; }
         .empty { text-align: center; font-style: italic; color: #9c7b7b; }
+        label.check { display: flex; gap: 0.5rem; align-items: center; font-size: 0.95rem; color: #6b4c4c; }
+        label.check input { width: 1.1rem; height: 1.1rem; accent-color: var(--rose); }
+        .note.numbered { padding-left: 3.6rem; }
+        .reading-card { margin: 1.2rem 0 0; }
+        .reading-card h2 { margin: 0 0 0.8rem; font-weight: normal; font-style: italic; font-size: 1.3rem; color: var(--rose); }
         .closing { margin: 1.5rem 0 0; text-align: center; color: var(--blush); }
         .actions { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: 0.6rem; margin: 1.2rem 0 0; }
         [hidden] { display: none !important; }
@@ -65,6 +70,7 @@ enum PageAssets {
           .names { grid-template-columns: 1fr; }
           .note { padding: 1.5rem 1rem 1.2rem; }
           .note h2 { font-size: 1.6rem; }
+          .note.numbered { padding-left: 2.2rem; }
         }
         @media (min-width: 60rem) {
           body { padding-top: 3rem; font-size: 1.1rem; }
@@ -72,6 +78,7 @@ enum PageAssets {
           h1 { font-size: 2.4rem; }
           .card { padding: 1.75rem 2rem; }
           .note { padding: 3rem 3.2rem 2.4rem; }
+          .note.numbered { padding-left: 4.2rem; }
         }
         @media print {
           html, body { background: none; }

@@ -32,6 +32,8 @@ struct ServicePage {
         var replaceWith = ""
         /// Why the last post failed.
         var error: String?
+        /// "Show what was read" was ticked.
+        var showsReading = false
     }
 
     /// A fresh nonce: 16 random bytes in base64.
@@ -42,9 +44,10 @@ struct ServicePage {
     }
 
     /// The page's policy: only its own nonce'd style and script, images from the chosen photo
-    /// (`blob:`), forms posted back here, no framing, no plugins, no base URL.
+    /// (`blob:`) and the annotated photo embedded in the note (`data:`), forms posted back
+    /// here, no framing, no plugins, no base URL.
     var contentSecurityPolicy: String {
-        "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; img-src blob:; "
+        "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; img-src blob: data:; "
             + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     }
 
@@ -71,6 +74,7 @@ struct ServicePage {
             </label>
             </div>
             <p class="hint">The name is found even where the photo made it hard to read. Leave both empty to just read the poem.</p>
+            <label class="check"><input type="checkbox" name="showReading" value="true"\(state.showsReading ? " checked" : "")> Show the photo with what was read marked on it</label>
             <button type="submit">Make it theirs \u{2665}</button>
             <p class="status" id="status" role="status" aria-live="polite"></p>
             </form>
@@ -80,22 +84,41 @@ struct ServicePage {
     }
 
     /// The note: the poem laid out as a love note, the notices (names not found, no text,
-    /// time limit), and the actions.
-    func note(text: String, notices: [String], downloads: [Download], mailto: String) -> String {
+    /// time limit), and the actions. With `reading`, the note's lines carry their numbers and
+    /// its replaced words link to their boxes on the annotated photo, shown under the note.
+    func note(text: String, notices: [String], downloads: [Download], mailto: String, reading: AnnotatedPhotoHTML? = nil) -> String {
         let stanzas = PoemStanzas(text)
         var body = header
         for notice in notices {
             body += "<p class=\"notice\" role=\"status\">\(MarkupEscaping.escape(notice))</p>\n"
         }
-        body += "<article class=\"card note\" id=\"note\">\n"
-        if let title = stanzas.title { body += "<h2>\(MarkupEscaping.escape(title))</h2>\n" }
+        if let reading {
+            body += "<article class=\"card note numbered\" id=\"note\">\n"
+            if let title = reading.title {
+                body += "<h2 class=\"reading-numbered\">\(AnnotatedPhotoHTML.number(title.number))\(title.html)</h2>\n"
+            }
+        } else {
+            body += "<article class=\"card note\" id=\"note\">\n"
+            if let title = stanzas.title { body += "<h2>\(MarkupEscaping.escape(title))</h2>\n" }
+        }
         body += "<p class=\"ornament\" aria-hidden=\"true\">\u{2766}</p>\n"
         if stanzas.stanzas.isEmpty { body += "<p class=\"empty\">(no text was found in the photo)</p>\n" }
-        for stanza in stanzas.stanzas {
-            let lines = stanza.map { "<span class=\"line\">\(MarkupEscaping.escape($0))</span>" }
-            body += "<p class=\"stanza\">\n" + lines.joined(separator: "\n") + "\n</p>\n"
+        if let reading {
+            for stanza in reading.stanzas {
+                let lines = stanza.map { "<span class=\"line reading-numbered\">\(AnnotatedPhotoHTML.number($0.number))\($0.html)</span>" }
+                body += "<p class=\"stanza\">\n" + lines.joined(separator: "\n") + "\n</p>\n"
+            }
+        } else {
+            for stanza in stanzas.stanzas {
+                let lines = stanza.map { "<span class=\"line\">\(MarkupEscaping.escape($0))</span>" }
+                body += "<p class=\"stanza\">\n" + lines.joined(separator: "\n") + "\n</p>\n"
+            }
         }
         body += "<p class=\"closing\" aria-hidden=\"true\">\u{2665}</p>\n</article>\n"
+        if let reading {
+            body += "<section class=\"card reading-card\" aria-label=\"What was read in the photo\">\n<h2>What was read</h2>\n"
+            body += reading.figure + "</section>\n"
+        }
         body += "<pre id=\"poem-text\" hidden>\(MarkupEscaping.escape(text))</pre>\n"
         body += "<nav class=\"actions\" aria-label=\"Send or keep the poem\">\n"
         body += "<button type=\"button\" id=\"copy\" hidden>Copy the text</button>\n"
@@ -108,7 +131,7 @@ struct ServicePage {
         }
         body += "<a class=\"button secondary\" href=\"/\">Another poem</a>\n"
         body += "</nav>\n<p class=\"status\" id=\"action-status\" role=\"status\" aria-live=\"polite\"></p>\n"
-        return document(title: stanzas.title ?? "A poem for you", body: body + footer)
+        return document(title: stanzas.title ?? "A poem for you", body: body + footer, extraStyle: reading?.styleSheet)
     }
 
     private var header: String {
@@ -125,7 +148,7 @@ struct ServicePage {
         "<footer>Photos and names are read in memory and never stored.</footer>\n"
     }
 
-    private func document(title: String, body: String) -> String {
+    private func document(title: String, body: String, extraStyle: String? = nil) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -135,7 +158,7 @@ struct ServicePage {
         <meta name="referrer" content="no-referrer">
         <title>\(MarkupEscaping.escape(title))</title>
         <style nonce="\(nonce)">
-        \(PageAssets.styleSheet)
+        \(PageAssets.styleSheet)\(extraStyle.map { "\n" + $0 } ?? "")
         </style>
         </head>
         <body>
