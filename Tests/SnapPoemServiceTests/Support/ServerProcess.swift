@@ -61,16 +61,23 @@ final class ServerProcess: Sendable {
                 collector.append(String(decoding: chunk, as: UTF8.self))
             }
         }
+        func listeningPort() -> UInt16? {
+            let text = errorText.text
+            guard let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
+                return nil
+            }
+            return text[range].split(separator: ":").last.map { $0.dropLast() }.flatMap { UInt16($0) }
+        }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(60))
-        while clock.now < deadline {
-            let text = errorText.text
-            if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
-                let port = text[range].split(separator: ":").last.map { $0.dropLast() }.flatMap { UInt16($0) } ?? 0
-                return ServerProcess(process: process, port: port, errorText: errorText)
-            }
-            if !process.isRunning { break }
+        // The log is looked at once more after the deadline: on a loaded machine the other
+        // tests' work can keep this task from running for a long while, during which the
+        // server may well have started.
+        while clock.now < deadline, process.isRunning, listeningPort() == nil {
             try await Task.sleep(for: .milliseconds(50))
+        }
+        if let port = listeningPort() {
+            return ServerProcess(process: process, port: port, errorText: errorText)
         }
         if process.isRunning { process.terminate() }
         throw ServerStartFailure(log: errorText.text)
