@@ -16,12 +16,18 @@ let package = Package(
             pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
         ),
+        // Tesseract's allocating calls behind try/catch, so a C++ std::bad_alloc becomes a
+        // status code rather than terminating the process when it would unwind into Swift.
+        .target(name: "CTesseractShim", dependencies: ["CTesseract"]),
         .target(
             name: "SnapPoem",
-            dependencies: ["CTesseract"]
+            dependencies: ["CTesseract", "CTesseractShim"]
         ),
+        // Ends the process with a clear error when libdispatch cannot create a thread (it
+        // would retry for ever); armed only by the executable's entry point.
+        .target(name: "CThreadGuard"),
         // The command line as a library that returns an exit code, so tests run it in-process.
-        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem"]),
+        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "CThreadGuard"]),
         .executableTarget(name: "snap-poem", dependencies: ["SnapPoemCLI"]),
         // `make bench`: stage timings and a side-by-side comparison with the tesseract CLI.
         .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),

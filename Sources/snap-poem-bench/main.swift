@@ -63,7 +63,7 @@ func stages(images: [String], runs: Int) async throws {
             decode.append(milliseconds(clock.now - start))
             size = "\(image.width)×\(image.height)"
             start = clock.now
-            let prepared = ImagePreprocessor.prepare(image, options: PreprocessingOptions())
+            let prepared = try ImagePreprocessor.prepare(image, options: PreprocessingOptions())
             preprocess.append(milliseconds(clock.now - start))
             start = clock.now
             _ = try await recognizer.recognize(prepared)
@@ -117,7 +117,7 @@ func engine(images: [String], runs: Int) async throws {
     let reused = try await Recognizer()
     for path in images {
         let (image, _) = try ImageDecoder.decode(fileAt: path)
-        let prepared = ImagePreprocessor.prepare(image, options: PreprocessingOptions())
+        let prepared = try ImagePreprocessor.prepare(image, options: PreprocessingOptions())
         var warm: [Double] = [], cold: [Double] = []
         for _ in 0..<runs {
             var start = clock.now
@@ -141,7 +141,7 @@ func timeLimit(images: [String], runs: Int) async throws {
     print("| --- | ---: | ---: | ---: | --- |")
     for path in images {
         let (image, _) = try ImageDecoder.decode(fileAt: path)
-        let prepared = ImagePreprocessor.prepare(image, options: PreprocessingOptions(scaling: .original))
+        let prepared = try ImagePreprocessor.prepare(image, options: PreprocessingOptions(scaling: .original))
         for limit in [50, 500, 1000] {
             var returns: [Double] = []
             var timedOut = 0

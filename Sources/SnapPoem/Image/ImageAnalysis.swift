@@ -53,9 +53,14 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// shadow, a vignette or a lamp's fall-off.
     public static let unevenLighting = 0.2
 
-    /// Measures `image` (any depth; converted to grey first).
+    /// Measures `image` (any depth; converted to grey first). An image that cannot even be
+    /// converted (Leptonica out of memory) measures as one without text.
     public init(measuring image: PoemImage) {
-        self = Self.measure(ImagePreprocessor.grayscale(image).pix).analysis
+        guard let gray = try? ImagePreprocessor.grayscale(image) else {
+            self.init(isLightOnDark: false, polarity: 0, xHeight: nil, letterCount: 0)
+            return
+        }
+        self = Self.measure(gray.pix).analysis
     }
 
     /// Measures an 8-bit grey image and also returns the reduced, thresholded copy it
@@ -66,7 +71,9 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         }
         let polarity = Self.polarity(of: working.gray)
         let isLightOnDark = polarity > Self.lightOnDarkThreshold
-        let source = working.oriented(invert: isLightOnDark)
+        guard let source = working.oriented(invert: isLightOnDark) else {
+            return (ImageAnalysis(isLightOnDark: isLightOnDark, polarity: polarity, xHeight: nil, letterCount: 0), nil)
+        }
         let binary = WorkingCopy.binarized(source)
         let letters = binary.map(Self.letterHeights) ?? []
         let xHeight = Self.xHeight(fromLetterHeights: letters).map { $0 / working.factor }
@@ -211,9 +218,9 @@ struct WorkingCopy {
         self.factor = Double(reduced.width) / Double(gray.width)
     }
 
-    /// The copy, inverted when `invert` is set.
-    func oriented(invert: Bool) -> PixImage {
-        invert ? gray.transformed("pixInvert") { pixInvert(nil, $0) } : gray
+    /// The copy, inverted when `invert` is set; nil when Leptonica cannot allocate it.
+    func oriented(invert: Bool) -> PixImage? {
+        invert ? gray.attempt { pixInvert(nil, $0) } : gray
     }
 
     /// A working copy flattened and thresholded (Otsu) into black marks on white. Nil when
@@ -221,7 +228,7 @@ struct WorkingCopy {
     /// levels (a blank page: what Otsu would split there is paper texture), or when
     /// Leptonica cannot process it.
     static func binarized(_ source: PixImage) -> PixImage? {
-        let flat = ImagePreprocessor.flattenedBackground(PoemImage(pix: source), xHeight: nil).pix
+        guard let flat = try? ImagePreprocessor.flattenedBackground(PoemImage(pix: source), xHeight: nil).pix else { return nil }
         var threshold: Int32 = 0, marks: Int32 = 0, paper: Int32 = 0
         guard pixSplitDistributionFgBg(flat.pointer, 0.1, 1, &threshold, &marks, &paper, nil) == 0,
             Int(paper - marks) >= ImageAnalysis.minimumContrast

@@ -16,58 +16,69 @@ import Foundation
 extension ImagePreprocessor {
     /// Runs every step `options` asks for except orientation detection, which needs an
     /// engine (see `process(_:options:orientation:)`), and reports what it did.
-    public static func process(_ image: PoemImage, options: PreprocessingOptions) -> PreparedImage {
-        finish(start(image, options: options), turn: nil)
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
+    public static func process(_ image: PoemImage, options: PreprocessingOptions) throws(SnapPoemError) -> PreparedImage {
+        try finish(start(image, options: options), turn: nil)
     }
 
     /// Runs every step `options` asks for, orientation detection included when
     /// `options.detectsOrientation` is set and a detector is given.
     ///
     /// The image work runs on a Dispatch thread, off Swift's cooperative pool, and the
-    /// detection on the detector's own queue.
+    /// detection on the detector's own queue. When the detector cannot run (its model does
+    /// not load), the page is left as it lies and the report's notes say why.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
     public static func process(
         _ image: PoemImage,
         options: PreprocessingOptions,
         orientation detector: OrientationDetector?
-    ) async -> PreparedImage {
-        let stage = await offloaded { start(image, options: options) }
+    ) async throws(SnapPoemError) -> PreparedImage {
+        var stage = try await offload { () throws(SnapPoemError) in try start(image, options: options) }
         var turn: PageOrientation?
         if options.detectsOrientation, let detector {
-            turn = await detector.detect(stage.prepared.image)
+            do throws(SnapPoemError) {
+                turn = try await detector.detect(stage.prepared.image)
+            } catch {
+                stage.prepared.report.notes.append("orientation detection could not run (\(error.description))")
+            }
         }
-        return await offloaded { [turn] in finish(stage, turn: turn) }
+        return try await offload { [stage, turn] () throws(SnapPoemError) in try finish(stage, turn: turn) }
     }
 
     /// Runs `process(_:options:)` and returns only the image: what Tesseract should see.
-    public static func prepare(_ image: PoemImage, options: PreprocessingOptions) -> PoemImage {
-        process(image, options: options).image
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
+    public static func prepare(_ image: PoemImage, options: PreprocessingOptions) throws(SnapPoemError) -> PoemImage {
+        try process(image, options: options).image
     }
 
     /// The work before orientation detection: grey, measure, scale, invert, flatten.
-    static func start(_ image: PoemImage, options: PreprocessingOptions) -> Stage {
+    static func start(_ image: PoemImage, options: PreprocessingOptions) throws(SnapPoemError) -> Stage {
         var report = PreprocessingReport(inputWidth: image.width, inputHeight: image.height, filter: options.filter)
-        let gray = grayscale(image)
+        let gray = try grayscale(image)
         let (analysis, measured) = ImageAnalysis.measure(gray.pix)
         report.analysis = analysis
 
         let (width, height) = targetSize(of: gray, options: options, xHeight: analysis.xHeight, notes: &report.notes)
-        var current = resized(gray, width: width, height: height)
+        var current = try resized(gray, width: width, height: height)
         report.scaleFactor = Double(current.width) / Double(max(1, gray.width))
         let xHeight = analysis.xHeight.map { $0 * report.scaleFactor }
 
         if options.invertsLightText && analysis.isLightOnDark {
-            current = inverted(current)
+            current = try inverted(current)
             report.inverted = true
         }
         if options.filter == .adaptive || (options.filter == .flatten && analysis.unevenness >= ImageAnalysis.unevenLighting) {
-            current = flattenedBackground(current, xHeight: xHeight)
+            current = try flattenedBackground(current, xHeight: xHeight)
             report.flattened = true
         }
         return Stage(options: options, prepared: PreparedImage(image: current, report: report), measured: measured)
     }
 
     /// The work after orientation detection: quarter turn, deskew, last tone step.
-    static func finish(_ stage: Stage, turn: PageOrientation?) -> PreparedImage {
+    static func finish(_ stage: Stage, turn: PageOrientation?) throws(SnapPoemError) -> PreparedImage {
         let options = stage.options
         var current = stage.prepared.image
         var report = stage.prepared.report
@@ -75,22 +86,22 @@ extension ImagePreprocessor {
         if let turn {
             report.orientationConfidence = turn.confidence
             if OrientationDetector.shouldRotate(turn) {
-                current = rotated(current, clockwiseDegrees: turn.rotation)
-                measured = measured.map { rotated(PoemImage(pix: $0), clockwiseDegrees: turn.rotation).pix }
+                current = try rotated(current, clockwiseDegrees: turn.rotation)
+                if let binary = measured { measured = try rotated(PoemImage(pix: binary), clockwiseDegrees: turn.rotation).pix }
                 report.rotation = turn.rotation
             }
         }
         if options.deskews, let measured, let skew = measureSkew(ofBinary: measured) {
             report.skew = skew
             if shouldDeskew(skew) {
-                current = deskewed(current, angle: skew.angle)
+                current = try deskewed(current, angle: skew.angle)
                 report.deskewAngle = skew.angle
             }
         }
         switch options.filter {
         case .none, .flatten: break
-        case .blackAndWhite: current = filtered(current, with: .blackAndWhite)
-        case .adaptive: current = binarized(current)
+        case .blackAndWhite: current = try filtered(current, with: .blackAndWhite)
+        case .adaptive: current = try binarized(current)
         }
         report.outputWidth = current.width
         report.outputHeight = current.height

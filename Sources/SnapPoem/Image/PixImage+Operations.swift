@@ -1,16 +1,7 @@
 import CTesseract
 
-/// Leptonica operations that may legitimately fail on odd input (a 3-pixel-wide image, an
-/// image with no background), and raw pixel access for the measurements in `ImageAnalysis`.
+/// Raw pixel access for the measurements in `ImageAnalysis`.
 extension PixImage {
-    /// Runs a Leptonica operation that returns a new image, or nil when Leptonica refuses it.
-    ///
-    /// Use this instead of `transformed` wherever the input comes from the user and the
-    /// operation has limits of its own (sizes, reductions); the caller then skips the step.
-    func attempt(_ body: (UnsafeMutablePointer<PIX>) -> UnsafeMutablePointer<PIX>?) -> PixImage? {
-        PixImage.taking(body(pointer))
-    }
-
     /// Copies the pixels of an 8-bit grey image into a row-major byte array (`pixGetData`).
     ///
     /// Leptonica stores pixels in 32-bit words, most significant byte first; this undoes that.

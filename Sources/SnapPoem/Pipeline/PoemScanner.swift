@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The whole pipeline: image file → decoded image → preprocessed image → recognised page →
 /// personalised poem.
@@ -42,9 +43,21 @@ public final class PoemScanner: Sendable {
         let clock = ContinuousClock()
         let limits = configuration.imageLimits
         let decodeStart = clock.now
-        let (image, facts) = try await offload { () throws(SnapPoemError) in
-            try ImageDecoder.decode(fileAt: path, limits: limits)
+        // Reading standard input can wait for ever; cancelling the task stops the wait.
+        let stop = StopFlag()
+        let decoded: Result<(image: PoemImage, facts: ImageFacts), SnapPoemError> = await withTaskCancellationHandler {
+            do throws(SnapPoemError) {
+                return .success(
+                    try await offload { () throws(SnapPoemError) in
+                        try ImageDecoder.decode(fileAt: path, limits: limits, shouldStop: { stop.isRaised })
+                    })
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            stop.raise()
         }
+        let (image, facts) = try decoded.get()
         let decodeTime = clock.now - decodeStart
         return try await scan(image, facts: facts, name: path, decodeTime: decodeTime, progress: progress)
     }
@@ -76,7 +89,7 @@ public final class PoemScanner: Sendable {
         let clock = ContinuousClock()
         let options = configuration.preprocessing
         let preprocessStart = clock.now
-        let (stage, firstPreparation) = await preprocess(image, options: options)
+        let (stage, firstPreparation) = try await preprocess(image, options: options, name: name)
         var preparation = firstPreparation
         let prepared = preparation.image
         var preprocessTime = clock.now - preprocessStart
@@ -135,6 +148,15 @@ public final class PoemScanner: Sendable {
             timings: StageTimings(
                 decode: decodeTime, preprocess: preprocessTime, recognize: recognizeTime, personalize: personalizeTime))
     }
+}
+
+/// A flag raised once, from any thread, and read from another.
+final class StopFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    /// Raises the flag.
+    func raise() { raised.store(true, ordering: .relaxed) }
+    /// Whether `raise()` was called.
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
 
 /// Runs CPU-heavy work on a Dispatch thread, so that Swift's small cooperative pool stays free.
