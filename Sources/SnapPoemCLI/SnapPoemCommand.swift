@@ -14,26 +14,52 @@ public enum SnapPoemCommand {
     static func run(
         _ arguments: [String], console: Console, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async -> Int32 {
+        switch plan(arguments, console: console) {
+        case .answered(let code):
+            return exitCode(code, console: console)
+        case .scan(let options):
+            return exitCode(await BatchRun(options: options, console: console, environment: environment).run().rawValue, console: console)
+        }
+    }
+
+    /// What a command line asks for: an answer given at once, or images to read.
+    enum Plan {
+        /// Help, the version, the language list or a usage error was written; the exit code.
+        case answered(Int32)
+        /// Images to read with these options.
+        case scan(CommandOptions)
+    }
+
+    /// Parses `arguments` and answers at once what needs no image, and no thread: help, the
+    /// version, the language list, usage errors.
+    static func plan(_ arguments: [String], console: Console) -> Plan {
         let options: CommandOptions
         do {
             options = try CommandOptions(try ParsedArguments.parse(arguments))
         } catch {
-            console.writeError("snap-poem: error: \(error.message)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
-            return ExitCode.usage.rawValue
+            console.writeError("snap-poem: error: \(OneLine.escaping(error.message))\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
+            return .answered(ExitCode.usage.rawValue)
         }
         if options.showHelp {
             console.writeOutput(Data(HelpText.render().utf8))
-            return ExitCode.success.rawValue
+            return .answered(ExitCode.success.rawValue)
         }
         if options.showVersion {
             console.writeOutput(
                 Data("snap-poem \(Versions.snapPoem) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n".utf8))
-            return ExitCode.success.rawValue
+            return .answered(ExitCode.success.rawValue)
         }
         if options.listLanguages {
-            return listLanguages(options, console: console).rawValue
+            return .answered(listLanguages(options, console: console).rawValue)
         }
-        return await BatchRun(options: options, console: console, environment: environment).run().rawValue
+        return .scan(options)
+    }
+
+    /// The exit code to return after `code`: 74 instead when standard output or standard
+    /// error could not be written (unless interrupted, which comes first).
+    static func exitCode(_ code: Int32, console: Console) -> Int32 {
+        guard code != ExitCode.interrupted.rawValue, console.failures?.any == true else { return code }
+        return ExitCode.streamFailed.rawValue
     }
 
     /// `--list-langs`: the languages of the tessdata folder that would be used, one a line.

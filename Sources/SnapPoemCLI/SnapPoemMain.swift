@@ -1,22 +1,62 @@
 import Dispatch
 import Foundation
+import SnapPoem
 
 /// The process entry point: runs the command in a task that Ctrl-C (SIGINT) or SIGTERM
 /// cancels, so recognition stops promptly and no output is left half-written.
 public enum SnapPoemMain {
+    /// Runs `snap-poem` with the process's arguments and exits with its exit code.
+    ///
+    /// `--help`, `--version`, `--list-langs` and usage errors are answered right here, on
+    /// the main thread, before Dispatch or Swift's concurrency runtime has started a single
+    /// thread: they need none, and under a tight memory limit (`ulimit -v`) libdispatch
+    /// retries a thread it cannot create for ever, so `--version` never returned. Only a
+    /// run that reads images starts the runtime.
+    public static func main() -> Never {
+        ProcessStreams.prepare()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let console = Console.standard
+        let options: CommandOptions
+        switch SnapPoemCommand.plan(arguments, console: console) {
+        case .answered(let code):
+            exit(SnapPoemCommand.exitCode(code, console: console))
+        case .scan(let planned):
+            options = planned
+        }
+        ThreadGuard.install(console: console)
+        Task.detached {
+            let code = await run(options, console: console)
+            exit(SnapPoemCommand.exitCode(code, console: console))
+        }
+        dispatchMain()
+    }
+
     /// Runs `snap-poem` with the process's arguments and returns its exit code.
     public static func run() async -> Int32 {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        let task = Task { await SnapPoemCommand.run(arguments) }
+        let console = Console.standard
+        switch SnapPoemCommand.plan(Array(CommandLine.arguments.dropFirst()), console: console) {
+        case .answered(let code): return SnapPoemCommand.exitCode(code, console: console)
+        case .scan(let options): return SnapPoemCommand.exitCode(await run(options, console: console), console: console)
+        }
+    }
+
+    /// Runs the images of `options` in a task that SIGINT and SIGTERM cancel.
+    static func run(_ options: CommandOptions, console: Console) async -> Int32 {
+        let task = Task { await BatchRun(options: options, console: console).run().rawValue }
         var sources: [DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 // The first signal cancels: recognition stops, temporary files are removed.
-                // A second one ends the process at once, e.g. while it waits for standard
-                // input; outputs are only ever renamed into place, so nothing is half-written.
-                if task.isCancelled { _exit(ExitCode.interrupted.rawValue) }
+                // A second one ends the process at once, e.g. while Tesseract is still in
+                // layout analysis; outputs are only ever renamed into place, and the
+                // temporary files of those being written are removed first.
+                if task.isCancelled {
+                    OutputFile.removeUnfinishedFiles()
+                    console.writeError("snap-poem: stopped at once (interrupted twice); nothing was left half-written\n")
+                    _exit(ExitCode.interrupted.rawValue)
+                }
                 task.cancel()
             }
             source.resume()
