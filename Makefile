@@ -2,6 +2,8 @@
 #   make demo   install what is missing, build, read SampleImages/Lenore.png with Lenore=Alex
 #   make test   install what is missing, build, run the whole test suite
 #   make bench  install what is missing, build (release), measure (see BENCHMARKS.md)
+#   make fuzz   build the libFuzzer targets (Fuzz/) and fuzz each for FUZZ_SECONDS (see SECURITY.md)
+#   make test-asan  the whole suite under AddressSanitizer + LeakSanitizer
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
@@ -9,8 +11,9 @@ SHELL := /bin/bash
 # (benchmark baseline), python3 (the tests' MIME parser and the CER tool).
 APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev tesseract-ocr python3
 SWIFT_BUILD_FLAGS ?=
+FUZZ_SECONDS ?= 600
 
-.PHONY: demo test bench deps build release clean samples lint format
+.PHONY: demo test bench deps build release clean samples lint format fuzz fuzz-smoke test-asan
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -39,6 +42,14 @@ test: deps lint
 	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests' $(SWIFT_BUILD_FLAGS)
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
+
+# Each libFuzzer target in Fuzz/Targets for FUZZ_SECONDS, one after another (niced).
+fuzz: deps
+	Scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
+
+# Every committed seed input of every fuzz target, once (part of make test).
+fuzz-smoke: deps
+	Scripts/fuzz.sh --smoke
 
 bench: release
 	mkdir -p bench-results
