@@ -23,11 +23,11 @@ let package = Package(
             name: "SnapPoem",
             dependencies: ["CTesseract", "CTesseractShim"]
         ),
-        // Ends the process with a clear error when libdispatch cannot create a thread (it
-        // would retry for ever); armed only by the executable's entry point.
-        .target(name: "CThreadGuard"),
+        // Process-wide guards armed only by the executable's entry point: a clear error when
+        // libdispatch cannot create a thread (it would retry for ever), one malloc arena.
+        .target(name: "CProcessGuard"),
         // The command line as a library that returns an exit code, so tests run it in-process.
-        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "CThreadGuard"]),
+        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "CProcessGuard"]),
         .executableTarget(name: "snap-poem", dependencies: ["SnapPoemCLI"]),
         // `make bench`: stage timings and a side-by-side comparison with the tesseract CLI.
         .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),

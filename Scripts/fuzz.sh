@@ -37,20 +37,20 @@ swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing "${sanitiz
   -I Sources/CTesseract -I "$out/modules" -Xcc -I/usr/include/leptonica)
 c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address -I/usr/include/leptonica)
 
-# CTesseractShim and CThreadGuard: C/C++ objects and module maps the Swift modules import.
+# CTesseractShim and CProcessGuard: C/C++ objects and module maps the Swift modules import.
 build_c_targets() {
   [ "$out/modules/c.stamp" -nt Sources/CTesseractShim/TesseractShim.cpp ] &&
-    [ "$out/modules/c.stamp" -nt Sources/CThreadGuard/ThreadGuard.c ] && return
+    [ "$out/modules/c.stamp" -nt Sources/CProcessGuard/ProcessGuard.c ] && return
   clang++ "${c_flags[@]}" -std=c++17 -I Sources/CTesseractShim/include -c Sources/CTesseractShim/TesseractShim.cpp \
     -o "$out/modules/CTesseractShim.o"
-  clang "${c_flags[@]}" -I Sources/CThreadGuard/include -c Sources/CThreadGuard/ThreadGuard.c -o "$out/modules/CThreadGuard.o"
+  clang "${c_flags[@]}" -I Sources/CProcessGuard/include -c Sources/CProcessGuard/ProcessGuard.c -o "$out/modules/CProcessGuard.o"
   cat > "$out/modules/module.modulemap" <<MAP
 module CTesseractShim {
     header "$PWD/Sources/CTesseractShim/include/TesseractShim.h"
     export *
 }
-module CThreadGuard {
-    header "$PWD/Sources/CThreadGuard/include/ThreadGuard.h"
+module CProcessGuard {
+    header "$PWD/Sources/CProcessGuard/include/ProcessGuard.h"
     export *
 }
 MAP
@@ -81,7 +81,7 @@ build_target() {
   if [ -f "$binary" ] && [ -z "$(find "$file" "${objects[@]}" -newer "$binary" | head -1)" ]; then return; fi
   echo "fuzz: linking fuzz-$target"
   swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" "$file" "${objects[@]}" \
-    "$out/modules/CTesseractShim.o" "$out/modules/CThreadGuard.o" -ltesseract -llept -lstdc++ -o "$binary" \
+    "$out/modules/CTesseractShim.o" "$out/modules/CProcessGuard.o" -ltesseract -llept -lstdc++ -o "$binary" \
     2> >(grep -v -e "warning: " -e "Cannot export local symbol" >&2 || true)
 }
 

@@ -104,8 +104,8 @@ public enum OutputFile {
         for path in unfinished.withLock({ $0 }) { unlink(path) }
     }
 
-    /// The temporary files being written now.
-    private static let unfinished = Mutex<Set<String>>([])
+    /// The temporary files being written now (`write` adds and removes its own).
+    static let unfinished = Mutex<Set<String>>([])
 
     /// The file to replace for `path`: `path` itself, or the target of a symbolic link.
     ///

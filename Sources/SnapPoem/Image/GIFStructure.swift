@@ -22,7 +22,19 @@ struct GIFStructure: Equatable {
     /// Reads the structure; nil when the data is not a GIF or ends before the first frame's
     /// data does.
     init?(_ bytes: Data) {
-        let data = [UInt8](bytes)
+        guard let found = bytes.withUnsafeBytes({ raw in Self.walk(raw.bindMemory(to: UInt8.self)) }) else { return nil }
+        self = found
+    }
+
+    private init(firstFrameWidth: Int, firstFrameHeight: Int, firstFrameEnd: Int, frameCount: Int) {
+        self.firstFrameWidth = firstFrameWidth
+        self.firstFrameHeight = firstFrameHeight
+        self.firstFrameEnd = firstFrameEnd
+        self.frameCount = frameCount
+    }
+
+    /// The walk itself, over the bytes in place (no copy: a GIF may be large).
+    private static func walk(_ data: UnsafeBufferPointer<UInt8>) -> GIFStructure? {
         guard data.count >= 13, data.starts(with: Array("GIF8".utf8)) else { return nil }
         func u16(_ offset: Int) -> Int { Int(data[offset]) | Int(data[offset + 1]) << 8 }
         var position = 13
@@ -33,7 +45,7 @@ struct GIFStructure: Equatable {
         scan: while position < data.count {
             switch data[position] {
             case 0x21:  // extension: label, then sub-blocks
-                guard let end = Self.skipSubBlocks(data, from: position + 2) else { break scan }
+                guard let end = skipSubBlocks(data, from: position + 2) else { break scan }
                 position = end
             case 0x2C:  // image descriptor, optional local colour table, LZW size, sub-blocks
                 guard position + 10 <= data.count else { break scan }
@@ -41,7 +53,7 @@ struct GIFStructure: Equatable {
                 let flags = data[position + 9]
                 var next = position + 10
                 if flags & 0x80 != 0 { next += 3 << (Int(flags & 0x07) + 1) }
-                guard let end = Self.skipSubBlocks(data, from: next + 1) else { break scan }
+                guard let end = skipSubBlocks(data, from: next + 1) else { break scan }
                 frames += 1
                 if first == nil { first = (width, height, end) }
                 position = end
@@ -50,15 +62,13 @@ struct GIFStructure: Equatable {
             }
         }
         guard let first, first.width > 0, first.height > 0 else { return nil }
-        firstFrameWidth = first.width
-        firstFrameHeight = first.height
-        firstFrameEnd = first.end
-        frameCount = max(1, frames)
+        return GIFStructure(
+            firstFrameWidth: first.width, firstFrameHeight: first.height, firstFrameEnd: first.end, frameCount: max(1, frames))
     }
 
     /// The offset after the sub-blocks starting at `start` (each a length byte and that many
     /// bytes; a zero length ends them), or nil when the data ends first.
-    private static func skipSubBlocks(_ data: [UInt8], from start: Int) -> Int? {
+    private static func skipSubBlocks(_ data: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var position = start
         while position < data.count {
             let length = Int(data[position])

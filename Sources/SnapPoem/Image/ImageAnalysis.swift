@@ -92,7 +92,7 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// count of dark pixels would not be.
     static func polarity(of gray: PixImage) -> Double {
         let width = gray.width, height = gray.height
-        let bytes = gray.grayBytes()
+        guard let bytes = gray.grayPixels() else { return 0 }  // out of memory: no vote
         let tile = max(16, min(48, min(width, height) / 12))
         guard width >= tile, height >= tile else { return 0 }
         var light = 0, dark = 0

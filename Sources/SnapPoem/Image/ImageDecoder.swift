@@ -40,7 +40,7 @@ public enum ImageDecoder {
         shouldStop: () -> Bool
     ) throws(SnapPoemError) -> (image: PoemImage, facts: ImageFacts) {
         let data = try InputFile.read(path, limit: limits.maxFileBytes, shouldStop: shouldStop)
-        return try decode(data: data, name: path, limits: limits)
+        return try decode(data: data, name: path == "-" ? InputFile.standardInputName : path, limits: limits)
     }
 
     /// Decodes image bytes; `name` is used in error messages.

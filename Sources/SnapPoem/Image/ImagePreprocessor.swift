@@ -109,6 +109,7 @@ public enum ImagePreprocessor {
         var size = Int((reach / Double(reduction)).rounded())
         if size % 2 == 0 { size += 1 }
         guard min(gray.width, gray.height) >= reduction * size * 2 else { return gray }
+        try gray.pix.ensureRoomForOperation("pixBackgroundNormMorph")
         guard let flat = gray.pix.attempt({ pixBackgroundNormMorph($0, nil, Int32(reduction), Int32(size), 200) }) else {
             return gray
         }
@@ -196,6 +197,7 @@ public enum ImagePreprocessor {
         guard abs(angle) >= 0.05 else { return image }  // below 0.0573° pixRotate returns a clone, which `attempt` resolves
         let gray = try grayscale(image)
         let radians = Float(angle * Double.pi / 180)
+        try gray.pix.ensureRoomForOperation("pixRotate")
         let rotated = gray.pix.attempt {
             pixRotate($0, radians, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), Int32(gray.width), Int32(gray.height))
         }

@@ -49,20 +49,42 @@ final class PixImage: @unchecked Sendable {
         _ operation: String,
         _ body: (UnsafeMutablePointer<PIX>) -> UnsafeMutablePointer<PIX>?
     ) throws(SnapPoemError) -> PixImage {
-        guard let result = attempt(body) else {
+        guard hasRoomForOperation, let result = attempt(body) else {
             throw .outOfMemory(
-                path: SnapPoemError.unnamedImage, stage: "Leptonica's \(operation) on a \(width)×\(height) image of \(depth) bits a pixel")
+                path: SnapPoemError.unnamedImage,
+                stage: "running Leptonica's \(operation) on a \(width)×\(height) image of \(depth) bits a pixel")
         }
         return result
     }
 
+    /// The bytes of the pixels (`pixGetWpl` × 4 × height).
+    var byteCount: Int { Int(pixGetWpl(pointer)) * 4 * height }
+
+    /// Whether a Leptonica operation on this image can still get the memory it needs: eight
+    /// times the image, and 32 MiB more. Leptonica 1.82 does not check every allocation it
+    /// makes (see `MemoryHeadroom`), so operations are not started without it.
+    var hasRoomForOperation: Bool {
+        MemoryHeadroom.isAvailable(8 * byteCount + (32 << 20))
+    }
+
+    /// Throws `SnapPoemError.outOfMemory` unless `hasRoomForOperation`, for steps that use
+    /// `attempt` and would otherwise skip themselves quietly.
+    func ensureRoomForOperation(_ operation: String) throws(SnapPoemError) {
+        guard hasRoomForOperation else {
+            throw .outOfMemory(
+                path: SnapPoemError.unnamedImage,
+                stage: "running Leptonica's \(operation) on a \(width)×\(height) image of \(depth) bits a pixel")
+        }
+    }
+
     /// Runs a Leptonica operation that returns a new image, or nil when Leptonica refuses it
-    /// (or cannot allocate it). A clone of the input is handled as in `transformed`.
+    /// (or cannot allocate it, or there is not `hasRoomForOperation`). A clone of the input
+    /// is handled as in `transformed`.
     ///
     /// Use this instead of `transformed` wherever the input comes from the user and the
     /// operation has limits of its own (sizes, reductions); the caller then skips the step.
     func attempt(_ body: (UnsafeMutablePointer<PIX>) -> UnsafeMutablePointer<PIX>?) -> PixImage? {
-        guard let result = body(pointer) else { return nil }
+        guard hasRoomForOperation, let result = body(pointer) else { return nil }
         if result == pointer {
             var extraReference: UnsafeMutablePointer<PIX>? = result
             pixDestroy(&extraReference)

@@ -51,6 +51,9 @@ final class OrientationEngine {
     }
 
     deinit {
+        // A Tesseract that threw half-way may hold dangling pointers: deleting it was seen to
+        // abort in free(). It is left allocated; that costs its memory, once per failure.
+        guard !isDamaged else { return }
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)
     }
@@ -73,6 +76,10 @@ final class OrientationEngine {
         pixDestroy(&privateCopy)
         try check(handed)
         TessBaseAPISetSourceResolution(handle, 300)
+        guard MemoryHeadroom.isAvailable(MemoryHeadroom.recognitionBytes(width: image.width, height: image.height)) else {
+            throw .outOfMemory(
+                path: SnapPoemError.unnamedImage, stage: "detecting the orientation of the \(image.width)×\(image.height) image")
+        }
         var degrees: Int32 = 0, confidence: Float = 0, scriptConfidence: Float = 0, found: Int32 = 0
         // In Tesseract 5 the script name points into the model's own character set; it is
         // copied, never freed (capi.h's note about TessDeleteText predates that).

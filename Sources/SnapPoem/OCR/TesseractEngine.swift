@@ -12,8 +12,8 @@ import Foundation
 /// Every Tesseract call that allocates goes through `CTesseractShim`, which catches the C++
 /// exceptions Tesseract throws when memory runs out: they become `SnapPoemError`s here
 /// instead of terminating the process. An engine that ran out of memory in the middle of a
-/// recognition may be left inconsistent, so it marks itself `isDamaged` and its owner
-/// replaces it before the next image.
+/// recognition may be left inconsistent, so it marks itself `isDamaged`, its owner replaces
+/// it before the next image, and its handle is never freed (deleting it was seen to abort).
 final class TesseractEngine {
     private let handle: OpaquePointer
     /// The configuration the engine was started with.
@@ -107,6 +107,9 @@ final class TesseractEngine {
     }
 
     deinit {
+        // A Tesseract that threw half-way may hold dangling pointers: deleting it was seen to
+        // abort in free(). It is left allocated; that costs its memory, once per failure.
+        guard !isDamaged else { return }
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)
     }
@@ -278,12 +281,23 @@ final class TesseractEngine {
                 dotsPerInch: options.dotsPerInch)
         }
 
+        // Tesseract 5.3 does not check every allocation it makes during layout analysis
+        // (SetBlobStrokeWidth dereferences a failed pixDistanceFunction): out of memory
+        // there is a segmentation fault, not an exception. Make sure the room it needs is
+        // there before it starts.
+        let needed = MemoryHeadroom.recognitionBytes(width: image.width, height: image.height)
+        guard MemoryHeadroom.isAvailable(needed) else {
+            throw .outOfMemory(
+                path: name, stage: "recognising the \(image.width)×\(image.height) image (Tesseract needs about \(needed >> 20) MiB more)")
+        }
         var status: Int32 = -1
         try check(snap_poem_tess_recognize(handle, monitor, &status), name: name, doing: "recognising the image")
         if control.isCancelled { throw .cancelled(path: name) }
         let timedOut = control.stoppedByDeadline
         guard status == 0 || timedOut else {
-            throw .recognitionFailed(path: name, reason: "Tesseract returned \(status)")
+            // Tesseract reports some failed allocations this way rather than by throwing.
+            let memory = MemoryHeadroom.isAvailable(MemoryHeadroom.fixedBytes) ? "" : "; memory is nearly exhausted"
+            throw .recognitionFailed(path: name, reason: "Tesseract returned \(status)\(memory)")
         }
         control.report(100)
         do throws(TesseractFault) {

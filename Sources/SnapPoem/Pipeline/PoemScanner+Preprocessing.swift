@@ -20,6 +20,11 @@ extension PoemScanner {
     func preprocess(
         _ image: PoemImage, options: PreprocessingOptions, name: String
     ) async throws(SnapPoemError) -> (ImagePreprocessor.Stage, PreparedImage) {
+        let needed = MemoryHeadroom.preprocessingBytes(width: image.width, height: image.height)
+        guard MemoryHeadroom.isAvailable(needed) else {
+            throw .outOfMemory(
+                path: name, stage: "preparing the \(image.width)×\(image.height) image (it needs about \(needed >> 20) MiB more)")
+        }
         var options = options
         if configuration.recognition.regionOfInterest != nil {
             options.detectsOrientation = false

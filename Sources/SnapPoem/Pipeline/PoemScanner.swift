@@ -59,7 +59,11 @@ public final class PoemScanner: Sendable {
         }
         let (image, facts) = try decoded.get()
         let decodeTime = clock.now - decodeStart
-        return try await scan(image, facts: facts, name: path, decodeTime: decodeTime, progress: progress)
+        // Errors name standard input "<stdin>", as the decoder's do; the result keeps "-".
+        let name = path == "-" ? "<stdin>" : path
+        var poem = try await scan(image, facts: facts, name: name, decodeTime: decodeTime, progress: progress)
+        poem.source = path
+        return poem
     }
 
     /// Reads the poem in an already decoded image.

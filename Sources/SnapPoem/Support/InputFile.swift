@@ -61,6 +61,16 @@ enum InputFile {
         return try readAll(STDIN_FILENO, name: name, expected: expected, limit: limit, shouldStop: shouldStop)
     }
 
+    /// Reads a pipe, terminal or other stream to its end, at most `limit` bytes, asking
+    /// `shouldStop` every 100 ms while it waits for data.
+    ///
+    /// - Throws: `SnapPoemError.fileTooLarge`, `.unreadableFile`, `.outOfMemory`, `.cancelled`.
+    static func readStream(
+        _ descriptor: Int32, name: String, limit: Int, shouldStop: () -> Bool
+    ) throws(SnapPoemError) -> Data {
+        try readAll(descriptor, name: name, expected: 0, limit: limit, shouldStop: shouldStop)
+    }
+
     /// Reads `descriptor` to its end into one buffer, growing it as needed, at most `limit`
     /// bytes. Waits for data with `poll` in slices of 100 ms, asking `shouldStop` in between.
     private static func readAll(

@@ -18,6 +18,7 @@ import Foundation
 ///   contain `=` and `#`). Spaces and tabs around FIND and REPLACE are ignored; REPLACE may be
 ///   empty, to remove FIND.
 /// - A FIND may appear once only.
+/// - At most `ReplacementSet.maximumPairs` (10 000) pairs.
 public enum ReplacementsFile {
     /// The version this build reads and writes.
     public static let version = 1
@@ -89,6 +90,11 @@ public enum ReplacementsFile {
                     throw .invalidReplacementsFile(path: path, line: number, reason: "'\(find)' is already replaced on line \(earlier)")
                 }
                 firstLine[find] = number
+                guard replacements.count < ReplacementSet.maximumPairs else {
+                    throw .invalidReplacementsFile(
+                        path: path, line: number,
+                        reason: "more than \(ReplacementSet.maximumPairs) pairs; snap-poem takes at most \(ReplacementSet.maximumPairs)")
+                }
                 replacements.append(Replacement(find: find, replaceWith: pair.replacement.trimmingSpaces))
             }
         }

@@ -57,4 +57,58 @@ struct EngineHardeningTests {
             _ = try await recognizer.recognize(image, options: RecognitionOptions(dotsPerInch: dotsPerInch))
         }
     }
+
+    @Test("A time limit reached before any text still gives complete, empty hOCR, TSV and ALTO pages")
+    func timedOutRenderings() async throws {
+        let recognizer = try await Recognizer()
+        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-phone-size.jpg"))
+        let page = try await recognizer.recognize(
+            image, options: RecognitionOptions(timeLimit: .milliseconds(1), renderings: [.hocr, .tsv, .alto]))
+        #expect(page.timedOut)
+        #expect(Set(page.renderings.keys) == [.hocr, .tsv, .alto])
+        for rendering in page.renderings.values { #expect(!rendering.isEmpty) }
+        #expect(page.renderings[.tsv]?.hasPrefix(TesseractEngine.tsvHeader + "1\t1\t") == true)
+    }
+
+    @Test("The empty renderings are shaped as Tesseract writes a blank page")
+    func emptyRenderings() {
+        #expect(
+            PageRenderingFormat.tsv.emptyPage(width: 200, height: 100, dotsPerInch: 300)
+                == TesseractEngine.tsvHeader + "1\t1\t0\t0\t0\t0\t0\t0\t200\t100\t-1\t\n")
+        #expect(
+            PageRenderingFormat.hocr.emptyPage(width: 200, height: 100, dotsPerInch: 300)
+                == "  <div class='ocr_page' id='page_1' title='image \"unknown\"; bbox 0 0 200 100; ppageno 0; scan_res 300 300'>\n  </div>\n"
+        )
+        #expect(
+            PageRenderingFormat.alto.emptyPage(width: 200, height: 100, dotsPerInch: 300).contains("<Page WIDTH=\"200\" HEIGHT=\"100\""))
+    }
+
+    /// A tessdata folder with the real eng and fra models and a damaged osd model.
+    static func tessdataWithBrokenOSD() throws -> URL {
+        let folder = try Fixtures.temporaryFolder()
+        for language in ["eng", "fra"] {
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent("\(language).traineddata"),
+                withDestinationURL: Fixtures.root.appendingPathComponent("tessdata/\(language).traineddata"))
+        }
+        try Data("not a model".utf8).write(to: folder.appendingPathComponent("osd.traineddata"))
+        return folder
+    }
+
+    @Test("Orientation detection that cannot load its model says so every time, rather than going quiet")
+    func orientationFailureReported() async throws {
+        let folder = try Self.tessdataWithBrokenOSD()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let detector = try OrientationDetector(tessdataDirectory: folder.path)
+        let image = try #require(PoemImage.filled(width: 200, height: 100))
+        for _ in 0..<2 {
+            await #expect(throws: SnapPoemError.self) { _ = try await detector.detect(image) }
+        }
+        // In the pipeline: a page that reads badly asks for detection; the failure is a note.
+        var configuration = ScanConfiguration()
+        configuration.engine.tessdataDirectory = folder.path
+        let scanner = try await PoemScanner(configuration: configuration)
+        let poem = try await scanner.scan(fileAt: Fixtures.sample("photo-rotated-180.png"))
+        #expect(poem.preprocessingReport.notes.contains { $0.hasPrefix("orientation detection could not run (") })
+    }
 }

@@ -1,9 +1,10 @@
-// See ThreadGuard.h.
+// See ProcessGuard.h.
 #define _GNU_SOURCE
-#include "ThreadGuard.h"
+#include "ProcessGuard.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -19,6 +20,8 @@
 #endif
 
 static _Atomic(snap_poem_thread_failure_handler) failure_handler = NULL;
+
+int snap_poem_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
 
 #ifdef SNAP_POEM_SANITIZED
 
