@@ -52,18 +52,39 @@ struct Clipboard: Sendable, Equatable {
         return .failure(installed.isEmpty ? .noTool : .noDisplay(tools: installed))
     }
 
-    /// Hands `data` to the tool on its standard input and waits for it to finish.
+    /// Hands `data` to the tool and waits for it to finish, on a Dispatch thread: starting a
+    /// process and waiting for it blocks, which must not happen on Swift's cooperative pool.
+    func copy(_ data: Data) async throws(Failure) {
+        let result: Result<Void, Failure> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do throws(Failure) {
+                    try copyBlocking(data)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// Hands `data` to the tool on its standard input and waits for it to finish. Blocks.
     ///
     /// The data goes through an unnamed temporary file rather than a pipe, so a tool that
     /// exits without reading cannot kill snap-poem with SIGPIPE. The tool's own output is
     /// discarded: `xclip` and `wl-copy` leave a process behind that serves the clipboard and
     /// would keep a pipe open forever.
-    func copy(_ data: Data) throws(Failure) {
+    func copyBlocking(_ data: Data) throws(Failure) {
         let name = URL(fileURLWithPath: executable).lastPathComponent
         var template = Array((FileManager.default.temporaryDirectory.path + "/snap-poem-clipboard-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // The path is used only inside the closure that owns the buffer (mkstemp fills it in).
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let path = buffer.baseAddress else { return -1 }
+            let opened = mkstemp(path)
+            if opened >= 0 { unlink(path) }
+            return opened
+        }
         guard descriptor >= 0 else { throw .toolFailed(tool: name, reason: "no temporary file: \(String(cString: strerror(errno)))") }
-        unlink(template.withUnsafeBufferPointer { $0.baseAddress! })
         let input = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
             try input.write(contentsOf: data)

@@ -40,7 +40,14 @@ extension CommandOptions {
             seen[pair.replacement.find] = pair
         }
         var unique: [Replacement] = []
-        for pair in pairs where !unique.contains(pair.replacement) { unique.append(pair.replacement) }
+        var kept: Set<Replacement> = []
+        for pair in pairs where kept.insert(pair.replacement).inserted { unique.append(pair.replacement) }
+        guard unique.count <= ReplacementSet.maximumPairs else {
+            throw UsageError(
+                message:
+                    "\(unique.count) replacement pairs were given; snap-poem takes at most \(ReplacementSet.maximumPairs) (each pair is tried against every word of the poem)."
+            )
+        }
         return ReplacementSet(unique, options: options)
     }
 }

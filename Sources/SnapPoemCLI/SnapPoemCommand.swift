@@ -96,6 +96,10 @@ struct BatchRun {
                 return .clipboardUnavailable
             }
         }
+        if console.inputIsClosed, options.inputs.contains("-") {
+            report(.unreadableFile(path: "<stdin>", reason: "standard input is closed"))
+            return .inputFailed
+        }
         var inputs: [BatchInput]
         do throws(SnapPoemError) {
             inputs = try BatchInput.collect(options.inputs)
@@ -105,12 +109,13 @@ struct BatchRun {
         }
         if let shard = options.shard { inputs = shard.select(inputs) }
         if let problem = Self.problemWithSeveral(inputs, options: options) ?? clashingDestination(inputs) {
-            console.writeError("snap-poem: error: \(problem)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
+            console.writeError("snap-poem: error: \(OneLine.escaping(problem))\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
             return .usage
         }
         guard !inputs.isEmpty else {
             let shardNote = options.shard.map { " in shard \($0.index)/\($0.count)" } ?? ""
-            console.writeError("snap-poem: warning: no images to read\(shardNote) in \(options.inputs.joined(separator: ", "))\n")
+            let named = OneLine.escaping(options.inputs.joined(separator: ", "))
+            console.writeError("snap-poem: warning: no images to read\(shardNote) in \(named)\n")
             return .success
         }
         let delivery = Delivery(run: self, inputs: inputs)
@@ -137,7 +142,7 @@ struct BatchRun {
         if Task.isCancelled { outcomes.append(.interrupted) }
         if let clipboard, let text = await delivery.clipboardText {
             do throws(Clipboard.Failure) {
-                try clipboard.copy(text)
+                try await clipboard.copy(text)
                 if console.errorIsTerminal { console.writeError("snap-poem: copied to the clipboard\n") }
             } catch {
                 console.writeError("snap-poem: error: \(error.message)\n")
@@ -205,7 +210,8 @@ struct BatchRun {
             if case .cancelled = error { return (.interrupted, nil) }
             return (.inputFailed, nil)
         }
-        let displayName = input == "-" ? "<stdin>" : input
+        // Escaped: a file name holding a line break must not split a diagnostic in two.
+        let displayName = OneLine.escaping(input == "-" ? "<stdin>" : input)
         for note in poem.imageFacts.warnings + poem.preprocessingReport.notes {
             console.writeError("snap-poem: warning: \(displayName): \(note)\n")
         }
@@ -213,7 +219,7 @@ struct BatchRun {
             do throws(SnapPoemError) {
                 try OutputFile.write(image.pngData(), to: path, overwrite: options.force, protecting: options.inputs)
             } catch {
-                report(error)
+                report(error.naming(input))
                 return (.outputFailed, nil)
             }
         }
@@ -307,7 +313,13 @@ final class Counter: Sendable {
 
 /// Receives results as workers finish them and delivers them in input order, one at a time:
 /// diagnostics and output of image 3 never come before those of image 2.
+///
+/// Delivering blocks (a file written and flushed with `fsync`, a PNG encoded, standard
+/// output full), so the actor runs on a serial Dispatch queue of its own rather than on
+/// Swift's cooperative pool, whose few threads the workers need.
 actor Delivery {
+    private let executor = QueueExecutor(label: "snap-poem.delivery")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private let run: BatchRun
     private let inputs: [BatchInput]
     private var waiting: [Int: BatchResult] = [:]

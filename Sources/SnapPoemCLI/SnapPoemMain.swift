@@ -1,3 +1,4 @@
+import CProcessGuard
 import Dispatch
 import Foundation
 import SnapPoem
@@ -14,6 +15,9 @@ public enum SnapPoemMain {
     /// run that reads images starts the runtime.
     public static func main() -> Never {
         ProcessStreams.prepare()
+        // One malloc arena, so that address space goes where memory goes (see
+        // `snap_poem_limit_malloc_arenas`).
+        _ = snap_poem_limit_malloc_arenas(1)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let console = Console.standard
         let options: CommandOptions
@@ -52,7 +56,8 @@ public enum SnapPoemMain {
                 // A second one ends the process at once, e.g. while Tesseract is still in
                 // layout analysis; outputs are only ever renamed into place, and the
                 // temporary files of those being written are removed first.
-                if task.isCancelled {
+                // Two signals in quick succession arrive as one event counting both.
+                if task.isCancelled || source.data > 1 {
                     OutputFile.removeUnfinishedFiles()
                     console.writeError("snap-poem: stopped at once (interrupted twice); nothing was left half-written\n")
                     _exit(ExitCode.interrupted.rawValue)

@@ -1,4 +1,4 @@
-import CThreadGuard
+import CProcessGuard
 import Foundation
 import SnapPoem
 import Synchronization
@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// libdispatch answers a failed `pthread_create` (EAGAIN: memory exhausted under
 /// `ulimit -v`, or a thread limit) by sleeping a second and trying again, for ever, so a
-/// run under a tight memory limit hung instead of failing. `CThreadGuard` puts a
+/// run under a tight memory limit hung instead of failing. `CProcessGuard` puts a
 /// `pthread_create` in front of glibc's; once `install` has armed it, such a failure calls
 /// `threadCreationFailed`, which removes unfinished output files, says what happened and
 /// exits with 69. Nothing was written by then that could be left half-done.
@@ -32,7 +32,7 @@ enum ThreadGuard {
     }
 }
 
-/// Called by `CThreadGuard` on the thread whose `pthread_create` failed; never returns.
+/// Called by `CProcessGuard` on the thread whose `pthread_create` failed; never returns.
 private let threadCreationFailed: snap_poem_thread_failure_handler = { error in
     OutputFile.removeUnfinishedFiles()
     let console = ThreadGuard.reportingConsole.withLock { $0 }
