@@ -18,21 +18,42 @@ public enum SnapPoemMain {
         // One malloc arena, so that address space goes where memory goes (see
         // `snap_poem_limit_malloc_arenas`).
         _ = snap_poem_limit_malloc_arenas(1)
-        let arguments = Array(CommandLine.arguments.dropFirst())
         let console = Console.standard
         let options: CommandOptions
-        switch SnapPoemCommand.plan(arguments, console: console) {
+        switch SnapPoemCommand.plan(processArguments, console: console) {
         case .answered(let code):
             exit(SnapPoemCommand.exitCode(code, console: console))
         case .scan(let planned):
             options = planned
         }
         ThreadGuard.install(console: console)
+        // Blocked before any thread exists (threads inherit it): a Ctrl-C that comes before
+        // the signal sources are ready stays pending for them instead of being lost.
+        var interrupts = sigset_t()
+        sigemptyset(&interrupts)
+        sigaddset(&interrupts, SIGINT)
+        sigaddset(&interrupts, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &interrupts, nil)
         Task.detached {
             let code = await run(options, console: console)
             exit(SnapPoemCommand.exitCode(code, console: console))
         }
-        dispatchMain()
+        parkMainThread()
+    }
+
+    /// The arguments without the program name, kept for the life of the process.
+    private static let processArguments = Array(CommandLine.arguments.dropFirst())
+
+    /// Leaves the main thread asleep for good, with every signal blocked, while the task
+    /// runs on Swift's threads and ends the process with `exit`. Blocked here, SIGINT and
+    /// SIGTERM stay pending for libdispatch's signal sources (its own threads block them
+    /// too). Nothing runs on the main queue, so `dispatchMain()` is not needed; it also
+    /// trips AddressSanitizer (a false stack overflow in `_dispatch_sigmask`).
+    private static func parkMainThread() -> Never {
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
+        while true { pause() }
     }
 
     /// Runs `snap-poem` with the process's arguments and returns its exit code.

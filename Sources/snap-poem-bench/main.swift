@@ -5,6 +5,7 @@
 //   snap-poem-bench engine [--runs N] IMAGE...   engine start; reused vs fresh engine per image
 //   snap-poem-bench timeout [--runs N] IMAGE...  how far past the time limit recognition returns
 //   snap-poem-bench memory [--runs N] IMAGE...   resident memory over N scans with one scanner
+//   snap-poem-bench hardening [--runs N]         replacement scaling, GIF header refusal, memory checks
 //
 // Each figure is the median of N runs; the comparison alternates the two commands run by run
 // so that machine noise hits both alike, and reports their ratio.
@@ -199,6 +200,7 @@ do {
     case "timeout": try await timeLimit(images: arguments, runs: runs)
     case "memory": try await memory(images: arguments, count: runs)
     case "quality": try await quality(arguments: arguments)
+    case "hardening": try await hardening(runs: runs)
     default:
         FileHandle.standardError.write(Data("snap-poem-bench: unknown mode '\(mode)'\n".utf8))
         exit(64)

@@ -60,11 +60,11 @@ final class PixImage: @unchecked Sendable {
     /// The bytes of the pixels (`pixGetWpl` × 4 × height).
     var byteCount: Int { Int(pixGetWpl(pointer)) * 4 * height }
 
-    /// Whether a Leptonica operation on this image can still get the memory it needs: eight
-    /// times the image, and 32 MiB more. Leptonica 1.82 does not check every allocation it
+    /// Whether a Leptonica operation on this image can still get the memory it needs: twice
+    /// the image, and 32 MiB more. Leptonica 1.82 does not check every allocation it
     /// makes (see `MemoryHeadroom`), so operations are not started without it.
     var hasRoomForOperation: Bool {
-        MemoryHeadroom.isAvailable(8 * byteCount + (32 << 20))
+        MemoryHeadroom.isAvailable(2 * byteCount + (32 << 20))
     }
 
     /// Throws `SnapPoemError.outOfMemory` unless `hasRoomForOperation`, for steps that use

@@ -15,17 +15,17 @@ import Foundation
 ///
 /// It is a check, not a reservation: another thread allocating between the check and the
 /// step's peak (another worker of a batch) can still take the room. The sizes were chosen
-/// by running a 12-megapixel photo under limits from 140 to 560 MB (see SECURITY.md).
+/// by running a 12-megapixel photo and a page under limits from 140 to 480 MB (see SECURITY.md).
 enum MemoryHeadroom {
     /// Bytes to have free per pixel of the image Tesseract is given.
-    static let bytesPerPixel = 32
+    static let bytesPerPixel = 8
     /// Bytes to have free for any image, on top.
-    static let fixedBytes = 64 << 20
+    static let fixedBytes = 32 << 20
 
     /// Bytes to have free before preparing a `width` × `height` image: its grey copy, the
     /// scaled copy, and the reduced copies measured, all of which Leptonica allocates.
     static func preprocessingBytes(width: Int, height: Int) -> Int {
-        12 * width * height + fixedBytes
+        4 * width * height + fixedBytes
     }
 
     /// Bytes to have free before Tesseract recognises (or detects the orientation of) a

@@ -7,7 +7,9 @@ import Testing
 /// a thread for ever, even for `--version`) or blame the file ("JPEG data is damaged").
 /// Every run below must end by itself, by exit code rather than a signal, with one error
 /// line that says memory ran out.
-@Suite("Under a memory limit (ulimit -v): an error that says so, never a trap, abort or hang")
+@Suite(
+    "Under a memory limit (ulimit -v): an error that says so, never a trap, abort or hang",
+    .enabled(if: Spawned.memoryLimitsUnavailable == nil, "not under AddressSanitizer"))
 struct MemoryLimitTests {
     static let photo = Fixtures.sample("photo-phone-size.jpg")
 
