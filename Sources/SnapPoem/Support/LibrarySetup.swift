@@ -1,7 +1,6 @@
 import CTesseract
 import CTesseractShim
 import Foundation
-import Synchronization
 
 /// Process-wide settings of the C libraries, made once, in one place.
 ///
@@ -61,12 +60,30 @@ enum LibrarySetup {
         tesseractSetup.withLock { $0 ?? [] }
     }
 
-    private static let tesseractSetup = Mutex<Set<String>?>(nil)
+    /// The names found by `ensureTesseract`, nil until it succeeds. Behind a pthread mutex
+    /// (`NSLock`) rather than `Mutex`, whose futex ThreadSanitizer cannot see through when
+    /// engines start on several threads at once.
+    private static let tesseractSetup = LockedValue<Set<String>?>(nil)
 
     /// Keeps OpenMP from starting a thread team on the calling thread. Call on the thread that
     /// is about to run Tesseract, every time (threads of a pool change).
     static func keepTesseractSingleThreaded() {
         setMaxActiveLevels?(0)
+    }
+}
+
+/// A value behind an `NSLock`.
+final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    /// Runs `body` with the value, holding the lock.
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&stored)
     }
 }
 

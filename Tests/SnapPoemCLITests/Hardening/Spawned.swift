@@ -50,6 +50,9 @@ struct Spawned {
     var error: String
     /// Its peak resident memory, in MiB.
     var peakMegabytes: Int
+    /// When the child was seen to have ended (the caller may resume much later when the
+    /// test process is busy).
+    var ended: ContinuousClock.Instant
 
     /// Why `ulimit -v` runs cannot be made, or nil: under AddressSanitizer (`make test-asan`
     /// sets SNAP_POEM_TESTS_SANITIZER) the executable reserves terabytes of shadow address
@@ -80,6 +83,28 @@ struct Spawned {
                 }
             }
         }
+    }
+
+    /// Waits until one of the threads of process `pid` is blocked in `poll(2)` (how
+    /// snap-poem waits for standard input), reading `/proc/PID/task/*/syscall`. Returns
+    /// whether it saw that before `timeout`.
+    static func waitUntilPolling(_ pid: pid_t, timeout: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        #if arch(x86_64)
+            let pollCalls = ["7 ", "271 "]  // poll, ppoll
+        #else
+            let pollCalls = ["73 "]  // ppoll (aarch64 has no poll)
+        #endif
+        while clock.now < deadline {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            for task in tasks {
+                let line = String(decoding: contents("/proc/\(pid)/task/\(task)/syscall"), as: UTF8.self)
+                if pollCalls.contains(where: line.hasPrefix) { return true }
+            }
+            usleep(50_000)
+        }
+        return false
     }
 
     /// The bytes of the file at `path` (empty when it cannot be read).
@@ -239,6 +264,7 @@ struct Spawned {
             }
             usleep(10_000)
         }
+        let ended = clock.now
         let signalled = status & 0x7F
         // Read with read(2): Foundation's FileManager.contents(atPath:) leaks 4 KiB on an
         // empty file, which make test-asan would report.
@@ -249,6 +275,7 @@ struct Spawned {
             timedOut: timedOut,
             output: read(1),
             error: String(decoding: read(2), as: UTF8.self),
-            peakMegabytes: Int(usage.ru_maxrss) / 1024)
+            peakMegabytes: Int(usage.ru_maxrss) / 1024,
+            ended: ended)
     }
 }
