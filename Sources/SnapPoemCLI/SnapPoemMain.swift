@@ -16,8 +16,10 @@ public enum SnapPoemMain {
     public static func main() -> Never {
         ProcessStreams.prepare()
         // One malloc arena, so that address space goes where memory goes (see
-        // `snap_poem_limit_malloc_arenas`).
-        _ = snap_poem_limit_malloc_arenas(1)
+        // `snap_poem_limit_malloc_arenas`), unless the user chose with glibc's own variable.
+        if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil {
+            _ = snap_poem_limit_malloc_arenas(1)
+        }
         let console = Console.standard
         let options: CommandOptions
         switch SnapPoemCommand.plan(processArguments, console: console) {

@@ -64,4 +64,17 @@ struct MemoryLimitTests {
         #expect(all.contains { $0.contains("out of memory while running Leptonica's ") }, "\(lines)")
         #expect(all.contains { $0 == "read" }, "480 MB should be enough: \(lines)")
     }
+
+    @Test("--jobs 8 under 300 MB, where one engine fits but not eight: exit 69, not a quieter batch with fewer workers")
+    func workersThatCannotStart() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = try Data(contentsOf: Fixtures.root.appendingPathComponent("Fuzz/Corpus/image/png-gray-16x8.png"))
+        for index in 1...8 { try image.write(to: folder.appendingPathComponent("p\(index).png")) }
+        let run = try await Spawned.run(["--jobs", "8", folder.path], memoryLimitKilobytes: 300 * 1024, timeout: .seconds(120))
+        #expect(!run.timedOut && run.signal == nil)
+        #expect(run.status == 69, "\(run.error)")
+        #expect(run.errorLines.count == 1 && run.error.contains("out of memory"), "\(run.error)")
+        #expect(run.output.isEmpty)
+    }
 }
