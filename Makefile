@@ -3,6 +3,8 @@
 #   make test   install what is missing, build, run the whole test suite
 #   make bench  install what is missing, build (release), measure (see BENCHMARKS.md)
 #   make docs   the library's DocC documentation in .build/docs (see README, "Library")
+#   make fuzz   build the libFuzzer targets (Fuzz/) and fuzz each for FUZZ_SECONDS (see SECURITY.md)
+#   make test-asan  the whole suite under AddressSanitizer + LeakSanitizer
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
@@ -17,8 +19,9 @@ SWIFT_BUILD_FLAGS ?=
 DEPLOY_APT_PACKAGES := slurm-wlm munge python3-venv
 # make bench's profile of a batch (perf record).
 BENCH_APT_PACKAGES := linux-perf
+FUZZ_SECONDS ?= 600
 
-.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench deps-service test-deploy
+.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench deps-service test-deploy fuzz fuzz-smoke test-asan
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -64,15 +67,36 @@ demo: release
 
 # Three runs: the concurrency tests under ThreadSanitizer (in a build folder of their own);
 # the time-limit and cancellation tests alone, because they measure wall-clock bounds that
-# other tests' CPU load on a 2-core machine would blur; then every other test. Last, the
+# other tests' CPU load on a 2-core machine would blur; then every other test. Then every
+# fuzzing seed is replayed once through the libFuzzer targets (built with ASan). Last, the
 # library as other packages see it: the documentation's code blocks compile, the DocC build has
 # no warnings, and the example package builds and prints what the command prints.
 test: deps deps-service lint
 	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests|BatchChannelTests|BatchResultsTests/(progress|cancellation)' $(SWIFT_BUILD_FLAGS)
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
+	Scripts/fuzz.sh --smoke
 	$(MAKE) --no-print-directory snippets docs examples
 	@$(MAKE) --no-print-directory test-deploy
+
+# The whole suite under AddressSanitizer + LeakSanitizer, in a build folder of its own, the
+# wall-clock tests alone first as in make test. Not part of make test (a second full build,
+# and the suite runs about twice as slow); the memory-limit tests skip themselves here
+# (ASan's shadow memory cannot live under ulimit -v). Third-party leaks kept until exit are
+# listed in Scripts/lsan-suppressions.txt; children get the symbolizer to name their frames.
+ASAN_ENV := SNAP_POEM_TESTS_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan-suppressions.txt \
+  ASAN_SYMBOLIZER_PATH=$$(dirname $$(readlink -f $$(command -v swift)))/llvm-symbolizer
+test-asan: deps
+	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
+	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
+
+# Each libFuzzer target in Fuzz/Targets for FUZZ_SECONDS, one after another (niced).
+fuzz: deps
+	Scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
+
+# Every committed seed input of every fuzz target, once (part of make test).
+fuzz-smoke: deps
+	Scripts/fuzz.sh --smoke
 
 # The deploy/ files on the real things: deploy/slurm-array.sh submitted to a one-node Slurm
 # cluster that Scripts/slurm-local.sh starts (as root) and stops again, and the Kubernetes

@@ -19,9 +19,12 @@ let package = Package(
         // Spawning batch workers (posix_spawn with exact file descriptors): a header-only shim
         // over calls that Swift's Glibc module hides. Only `SnapPoem`'s Batch/ imports it.
         .systemLibrary(name: "CProcessControl"),
+        // Tesseract's allocating calls behind try/catch, so a C++ std::bad_alloc becomes a
+        // status code rather than terminating the process when it would unwind into Swift.
+        .target(name: "CTesseractShim", dependencies: ["CTesseract"]),
         .target(
             name: "SnapPoem",
-            dependencies: ["CTesseract", "CProcessControl"]
+            dependencies: ["CTesseract", "CTesseractShim", "CProcessControl"]
         ),
         // libmicrohttpd, the HTTP server library under `snap-poem serve` (Debian libmicrohttpd-dev).
         .systemLibrary(
@@ -34,8 +37,11 @@ let package = Package(
         .target(name: "SnapPoemService", dependencies: ["SnapPoem"]),
         // The HTTP server: a thin layer of libmicrohttpd under SnapPoemService.
         .target(name: "SnapPoemServer", dependencies: ["SnapPoemService", "CMicroHTTPD"]),
+        // Process-wide guards armed only by the executable's entry point: a clear error when
+        // libdispatch cannot create a thread (it would retry for ever), one malloc arena.
+        .target(name: "CProcessGuard"),
         // The command line as a library that returns an exit code, so tests run it in-process.
-        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer"]),
+        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer", "CProcessGuard"]),
         .executableTarget(name: "snap-poem", dependencies: ["SnapPoemCLI"]),
         // `make bench`: stage timings and a side-by-side comparison with the tesseract CLI.
         .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),

@@ -34,6 +34,10 @@ echo
 "$bin/snap-poem-bench" memory --runs "${MEMORY_IMAGES:-300}" SampleImages/formats/stanza-rgb8.png \
   SampleImages/formats/stanza-gray.jpg SampleImages/orientation/orientation-6.jpg SampleImages/photo-clean.png
 echo
+echo "## Hardening: replacement scaling, GIF headers, memory checks (median of $runs runs)"
+echo
+"$bin/snap-poem-bench" hardening --runs "$runs"
+echo
 echo "## Image pipeline: CER per category, plain tesseract vs the tutorial's pipeline vs snap-poem (one run)"
 echo
 "$bin/snap-poem-bench" quality

@@ -52,39 +52,79 @@ struct Clipboard: Sendable, Equatable {
         return .failure(installed.isEmpty ? .noTool : .noDisplay(tools: installed))
     }
 
-    /// Hands `data` to the tool on its standard input and waits for it to finish.
+    /// Hands `data` to the tool and waits for it to finish, on a Dispatch thread: starting a
+    /// process and waiting for it blocks, which must not happen on Swift's cooperative pool.
+    func copy(_ data: Data) async throws(Failure) {
+        let result: Result<Void, Failure> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do throws(Failure) {
+                    try copyBlocking(data)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// Hands `data` to the tool on its standard input and waits for it to finish. Blocks.
     ///
     /// The data goes through an unnamed temporary file rather than a pipe, so a tool that
     /// exits without reading cannot kill snap-poem with SIGPIPE. The tool's own output is
     /// discarded: `xclip` and `wl-copy` leave a process behind that serves the clipboard and
-    /// would keep a pipe open forever.
-    func copy(_ data: Data) throws(Failure) {
+    /// would keep a pipe open forever. The tool is started with `posix_spawn` and the
+    /// default signal handling and mask (snap-poem itself ignores SIGPIPE and blocks
+    /// SIGINT, which a child would otherwise inherit).
+    func copyBlocking(_ data: Data) throws(Failure) {
         let name = URL(fileURLWithPath: executable).lastPathComponent
         var template = Array((FileManager.default.temporaryDirectory.path + "/snap-poem-clipboard-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // The path is used only inside the closure that owns the buffer (mkstemp fills it in).
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let path = buffer.baseAddress else { return -1 }
+            let opened = mkstemp(path)
+            if opened >= 0 { unlink(path) }
+            return opened
+        }
         guard descriptor >= 0 else { throw .toolFailed(tool: name, reason: "no temporary file: \(String(cString: strerror(errno)))") }
-        unlink(template.withUnsafeBufferPointer { $0.baseAddress! })
-        let input = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            try input.write(contentsOf: data)
-            try input.seek(toOffset: 0)
-        } catch {
-            throw .toolFailed(tool: name, reason: "could not buffer the text: \(error.localizedDescription)")
+        defer { close(descriptor) }
+        if let problem = DescriptorWriter.write(data, to: descriptor) {
+            throw .toolFailed(tool: name, reason: "could not buffer the text: \(problem)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw .toolFailed(tool: name, reason: "could not start it: \(error.localizedDescription)")
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw .toolFailed(tool: name, reason: "could not buffer the text: \(String(cString: strerror(errno)))")
         }
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw .toolFailed(tool: name, reason: "exit status \(process.terminationStatus)")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, descriptor, STDIN_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGPIPE, SIGINT, SIGTERM] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        guard spawned == 0 else {
+            throw .toolFailed(tool: name, reason: "could not start it: \(String(cString: strerror(spawned)).lowercased())")
         }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw .toolFailed(tool: name, reason: "could not wait for it") }
+        }
+        let signal = status & 0x7F
+        guard signal == 0 else { throw .toolFailed(tool: name, reason: "ended by signal \(signal)") }
+        let exitStatus = (status >> 8) & 0xFF
+        guard exitStatus == 0 else { throw .toolFailed(tool: name, reason: "exit status \(exitStatus)") }
     }
 }

@@ -40,6 +40,9 @@ extension CommandOptions {
             return "'--\(option.name) \(value)' cannot be combined with '--\(other.name)'."
         case .replacedTwice(let find, let first, let firstSource, let second, let secondSource):
             return "'\(find)' is replaced twice, by '\(first)' (\(firstSource)) and by '\(second)' (\(secondSource))."
+        case .tooManyPairs(let count):
+            return
+                "\(count) replacement pairs were given; snap-poem takes at most \(ReplacementSet.maximumPairs) (each pair is tried against every word of the poem)."
         }
     }
 }

@@ -39,10 +39,17 @@ struct CommandOptions: Sendable, Equatable {
         showHelp = parsed.has("help")
         showVersion = parsed.has("version")
         listLanguages = parsed.has("list-langs")
+        for option in ["output", "output-dir", "save-preprocessed", "replacements", "tessdata"] {
+            for value in parsed.values[option] ?? [] where value.isEmpty {
+                let name = OptionSpec.named(option)?.valueName ?? "VALUE"
+                throw UsageError(message: "Invalid value '' for '--\(option) <\(name)>': the name is empty.")
+            }
+        }
         scan.engine.tessdataDirectory = parsed.value("tessdata")
         if showHelp || showVersion || listLanguages { return }
         inputs = parsed.positionals
         guard !inputs.isEmpty else { throw UsageError(message: "Missing expected argument '<image>'.") }
+        guard !inputs.contains("") else { throw UsageError(message: "An '<image>' argument is empty; name a file, a folder, or '-'.") }
         if inputs.filter({ $0 == "-" }).count > 1 {
             throw UsageError(message: "Standard input ('-') can be read only once.")
         }

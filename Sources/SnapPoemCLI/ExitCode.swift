@@ -15,6 +15,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case clipboardUnavailable = 71
     /// An output could not be written (exists without `--force`, permission, disk full).
     case outputFailed = 73
+    /// Standard output or standard error could not be written (disk full, closed, a pipe
+    /// whose reader has gone); the error is reported on standard error when that still works.
+    case streamFailed = 74
     /// The time limit stopped recognition; the partial text was still written.
     case timedOut = 124
     /// Interrupted (Ctrl-C); no output was left half-written.
@@ -29,6 +32,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .ocrUnavailable: "Tesseract cannot run: tessdata or a language is missing, or a bad -c variable"
         case .clipboardUnavailable: "--copy: no clipboard tool (wl-copy, xclip, xsel) or display, or the tool failed"
         case .outputFailed: "an output could not be written (exists without --force, permission, disk)"
+        case .streamFailed: "standard output or standard error could not be written (disk full, closed, broken pipe)"
         case .timedOut: "the time limit stopped recognition; partial text was written"
         case .interrupted: "interrupted; nothing was left half-written"
         }

@@ -14,29 +14,58 @@ public enum SnapPoemCommand {
     static func run(
         _ arguments: [String], console: Console, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async -> Int32 {
-        if arguments.first == ServeCommand.name {
-            return await ServeCommand.run(Array(arguments.dropFirst()), console: console).rawValue
+        switch plan(arguments, console: console) {
+        case .answered(let code):
+            return exitCode(code, console: console)
+        case .serve(let serveArguments):
+            return exitCode(await ServeCommand.run(serveArguments, console: console).rawValue, console: console)
+        case .scan(let options):
+            let code = await BatchCommand.run(options: options, arguments: arguments, console: console, environment: environment)
+            return exitCode(code.rawValue, console: console)
         }
+    }
+
+    /// What a command line asks for: an answer given at once, the service, or images to read.
+    enum Plan {
+        /// Help, the version, the language list or a usage error was written; the exit code.
+        case answered(Int32)
+        /// `snap-poem serve` with these arguments (after `serve`), parsed by `ServeCommand`.
+        case serve([String])
+        /// Images to read with these options.
+        case scan(CommandOptions)
+    }
+
+    /// Parses `arguments` and answers at once what needs no image, and no thread: help, the
+    /// version, the language list, usage errors.
+    static func plan(_ arguments: [String], console: Console) -> Plan {
+        if arguments.first == ServeCommand.name { return .serve(Array(arguments.dropFirst())) }
         let options: CommandOptions
         do {
             options = try CommandOptions(try ParsedArguments.parse(arguments))
         } catch {
-            console.writeError("snap-poem: error: \(error.message)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
-            return ExitCode.usage.rawValue
+            console.writeError("snap-poem: error: \(OneLine.escaping(error.message))\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
+            return .answered(ExitCode.usage.rawValue)
         }
         if options.showHelp {
             console.writeOutput(Data(HelpText.render().utf8))
-            return ExitCode.success.rawValue
+            return .answered(ExitCode.success.rawValue)
         }
         if options.showVersion {
             console.writeOutput(
                 Data("snap-poem \(SnapPoem.version) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n".utf8))
-            return ExitCode.success.rawValue
+            return .answered(ExitCode.success.rawValue)
         }
         if options.listLanguages {
-            return listLanguages(options, console: console).rawValue
+            return .answered(listLanguages(options, console: console).rawValue)
         }
-        return await BatchCommand.run(options: options, arguments: arguments, console: console, environment: environment).rawValue
+        return .scan(options)
+    }
+
+    /// The exit code to return after `code`: 74 instead when standard output or standard
+    /// error could not be written (unless interrupted, which comes first).
+    static func exitCode(_ code: Int32, console: Console) -> Int32 {
+        guard code != ExitCode.interrupted.rawValue, console.failures?.any == true else { return code }
+        return ExitCode.streamFailed.rawValue
     }
 
     /// `--list-langs`: the languages of the tessdata folder that would be used, one a line.
@@ -73,6 +102,10 @@ struct BatchRun {
                 return .clipboardUnavailable
             }
         }
+        if console.inputIsClosed, options.inputs.contains("-") {
+            report(.unreadableFile(path: "<stdin>", reason: "standard input is closed"))
+            return .inputFailed
+        }
         var inputs: [BatchInput]
         do throws(SnapPoemError) {
             inputs = try BatchInput.collect(options.inputs)
@@ -82,12 +115,13 @@ struct BatchRun {
         }
         if let shard = options.shard { inputs = shard.select(inputs) }
         if let problem = Self.problemWithSeveral(inputs, options: options) ?? clashingDestination(inputs) {
-            console.writeError("snap-poem: error: \(problem)\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
+            console.writeError("snap-poem: error: \(OneLine.escaping(problem))\n\(HelpText.usage)\n  See 'snap-poem --help'.\n")
             return .usage
         }
         guard !inputs.isEmpty else {
             let shardNote = options.shard.map { " in shard \($0.index)/\($0.count)" } ?? ""
-            console.writeError("snap-poem: warning: no images to read\(shardNote) in \(options.inputs.joined(separator: ", "))\n")
+            let named = OneLine.escaping(options.inputs.joined(separator: ", "))
+            console.writeError("snap-poem: warning: no images to read\(shardNote) in \(named)\n")
             return .success
         }
         let delivery = Delivery(run: self, inputs: inputs)
@@ -114,7 +148,7 @@ struct BatchRun {
         if Task.isCancelled { outcomes.append(.interrupted) }
         if let clipboard, let text = await delivery.clipboardText {
             do throws(Clipboard.Failure) {
-                try clipboard.copy(text)
+                try await clipboard.copy(text)
                 if console.errorIsTerminal { console.writeError("snap-poem: copied to the clipboard\n") }
             } catch {
                 console.writeError("snap-poem: error: \(error.message)\n")
@@ -187,7 +221,8 @@ struct BatchRun {
             if case .cancelled = error { return (.interrupted, nil) }
             return (.inputFailed, nil)
         }
-        let displayName = input == "-" ? "<stdin>" : input
+        // Escaped: a file name holding a line break must not split a diagnostic in two.
+        let displayName = OneLine.escaping(input == "-" ? "<stdin>" : input)
         for note in poem.imageFacts.warnings + poem.preprocessingReport.notes {
             console.writeError("snap-poem: warning: \(displayName): \(note)\n")
         }
@@ -195,7 +230,7 @@ struct BatchRun {
             do throws(SnapPoemError) {
                 try OutputFile.write(image.pngData(), to: path, overwrite: options.force, protecting: options.inputs)
             } catch {
-                report(error)
+                report(error.naming(input))
                 return (.outputFailed, nil)
             }
         }
@@ -296,7 +331,13 @@ final class Counter: Sendable {
 
 /// Receives results as workers finish them and delivers them in input order, one at a time:
 /// diagnostics and output of image 3 never come before those of image 2.
+///
+/// Delivering blocks (a file written and flushed with `fsync`, a PNG encoded, standard
+/// output full), so the actor runs on a serial Dispatch queue of its own rather than on
+/// Swift's cooperative pool, whose few threads the workers need.
 actor Delivery {
+    private let executor = QueueExecutor(label: "snap-poem.delivery")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private let run: BatchRun
     private let inputs: [BatchInput]
     private var waiting: [Int: BatchResult] = [:]

@@ -1,28 +1,111 @@
+import CProcessGuard
 import Dispatch
 import Foundation
+import SnapPoem
 
 /// The process entry point: runs the command in a task that Ctrl-C (SIGINT) or SIGTERM
 /// cancels, so recognition stops promptly and no output is left half-written.
 public enum SnapPoemMain {
+    /// Runs `snap-poem` with the process's arguments and exits with its exit code.
+    ///
+    /// `--help`, `--version`, `--list-langs` and usage errors are answered right here, on
+    /// the main thread, before Dispatch or Swift's concurrency runtime has started a single
+    /// thread: they need none, and under a tight memory limit (`ulimit -v`) libdispatch
+    /// retries a thread it cannot create for ever, so `--version` never returned. Only a
+    /// run that reads images starts the runtime.
+    public static func main() -> Never {
+        ProcessStreams.prepare()
+        // One malloc arena, so that address space goes where memory goes (see
+        // `snap_poem_limit_malloc_arenas`), unless the user chose with glibc's own variable.
+        if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil {
+            _ = snap_poem_limit_malloc_arenas(1)
+        }
+        let console = Console.standard
+        let arguments = processArguments
+        if arguments.first == BatchWorkerMode.argument {
+            // A batch worker: its supervisor (in another process group) decides about
+            // signals and stops it itself, so the default dispositions stay.
+            ThreadGuard.install(console: console)
+            Task.detached { exit(await BatchWorkerMode.run(Array(arguments.dropFirst()))) }
+            parkMainThread()
+        }
+        let plan = SnapPoemCommand.plan(arguments, console: console)
+        if case .answered(let code) = plan { exit(SnapPoemCommand.exitCode(code, console: console)) }
+        ThreadGuard.install(console: console)
+        // Blocked before any thread exists (threads inherit it): a Ctrl-C that comes before
+        // the signal sources are ready stays pending for them instead of being lost.
+        var interrupts = sigset_t()
+        sigemptyset(&interrupts)
+        sigaddset(&interrupts, SIGINT)
+        sigaddset(&interrupts, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &interrupts, nil)
+        Task.detached {
+            let code = await run(plan, arguments: arguments, console: console)
+            exit(SnapPoemCommand.exitCode(code, console: console))
+        }
+        parkMainThread()
+    }
+
+    /// The arguments without the program name, kept for the life of the process.
+    private static let processArguments = Array(CommandLine.arguments.dropFirst())
+
+    /// Leaves the main thread asleep for good, with every signal blocked, while the task
+    /// runs on Swift's threads and ends the process with `exit`. Blocked here, SIGINT and
+    /// SIGTERM stay pending for libdispatch's signal sources (its own threads block them
+    /// too). Nothing runs on the main queue, so `dispatchMain()` is not needed; it also
+    /// trips AddressSanitizer (a false stack overflow in `_dispatch_sigmask`).
+    private static func parkMainThread() -> Never {
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
+        while true { pause() }
+    }
+
     /// Runs `snap-poem` with the process's arguments and returns its exit code.
     public static func run() async -> Int32 {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let console = Console.standard
+        let arguments = processArguments
         if arguments.first == BatchWorkerMode.argument {
-            // A batch worker: its supervisor decides about signals and stops it itself.
             return await BatchWorkerMode.run(Array(arguments.dropFirst()))
         }
-        let task = Task { await SnapPoemCommand.run(arguments) }
-        // `serve` stops gracefully on the first signal and says itself how it ended.
-        let stopsGracefully = arguments.first == ServeCommand.name
+        let code = await run(SnapPoemCommand.plan(arguments, console: console), arguments: arguments, console: console)
+        return SnapPoemCommand.exitCode(code, console: console)
+    }
+
+    /// Carries out `plan` in a task that SIGINT and SIGTERM cancel. `serve` stops gracefully
+    /// on the first signal and says itself how it ended; a batch returns 130.
+    static func run(_ plan: SnapPoemCommand.Plan, arguments: [String], console: Console) async -> Int32 {
+        let stopsGracefully: Bool
+        let task: Task<Int32, Never>
+        switch plan {
+        case .answered(let code):
+            return code
+        case .serve(let serveArguments):
+            stopsGracefully = true
+            task = Task { await ServeCommand.run(serveArguments, console: console).rawValue }
+        case .scan(let options):
+            stopsGracefully = false
+            task = Task {
+                await BatchCommand.run(
+                    options: options, arguments: arguments, console: console, environment: ProcessInfo.processInfo.environment
+                ).rawValue
+            }
+        }
         var sources: [DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 // The first signal cancels: recognition stops, temporary files are removed.
-                // A second one ends the process at once, e.g. while it waits for standard
-                // input; outputs are only ever renamed into place, so nothing is half-written.
-                if task.isCancelled { _exit(ExitCode.interrupted.rawValue) }
+                // A second one ends the process at once, e.g. while Tesseract is still in
+                // layout analysis; outputs are only ever renamed into place, and the
+                // temporary files of those being written are removed first.
+                // Two signals in quick succession arrive as one event counting both.
+                if task.isCancelled || source.data > 1 {
+                    OutputFile.removeUnfinishedFiles()
+                    console.writeError("snap-poem: stopped at once (interrupted twice); nothing was left half-written\n")
+                    _exit(ExitCode.interrupted.rawValue)
+                }
                 task.cancel()
             }
             source.resume()

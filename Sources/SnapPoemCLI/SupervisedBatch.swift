@@ -105,7 +105,7 @@ struct SupervisedBatch {
         }
         if cancelled > 0 || Task.isCancelled { outcomes.append(.interrupted) }
         if !Task.isCancelled, cancelled == 0, startFailure == nil {
-            outcomes += deliverCollected(result, clipboard: clipboard, reporter: reporter)
+            outcomes += await deliverCollected(result, clipboard: clipboard, reporter: reporter)
         }
         let summary = BatchSummary(
             images: inputs.count, written: result.written, partial: result.partial, skipped: plan.skipped,
@@ -181,10 +181,10 @@ struct SupervisedBatch {
     }
 
     /// `--output FILE.jsonl` and `--copy`: what was collected goes out once, at the end.
-    private func deliverCollected(_ result: SupervisedDelivery.Result, clipboard: Clipboard?, reporter: BatchReporter) -> [ExitCode] {
+    private func deliverCollected(_ result: SupervisedDelivery.Result, clipboard: Clipboard?, reporter: BatchReporter) async -> [ExitCode] {
         if let clipboard, result.delivered {
             do throws(Clipboard.Failure) {
-                try clipboard.copy(result.collected)
+                try await clipboard.copy(result.collected)
             } catch {
                 reporter.error("snap-poem: error: \(error.message)\n")
                 return [.clipboardUnavailable]

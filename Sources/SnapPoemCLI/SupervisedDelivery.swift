@@ -9,7 +9,13 @@ import SnapPoem
 ///   messages, then the poem, framed for a stream (`==> name <==` before text, a rule
 ///   between Markdown documents, JSON Lines), or collected for `--copy` and
 ///   `--output FILE.jsonl`.
+///
+/// Delivering blocks (files written and flushed with `fsync`, manifest lines appended,
+/// standard output full), so the actor runs on a serial Dispatch queue of its own rather
+/// than on Swift's cooperative pool.
 actor SupervisedDelivery {
+    private let executor = QueueExecutor(label: "snap-poem.supervised-delivery")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// What the delivery counted.
     struct Result: Sendable {
         var outcomes: [ExitCode] = []

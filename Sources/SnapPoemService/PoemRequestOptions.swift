@@ -131,6 +131,8 @@ struct PoemRequestOptions: Sendable {
             return "'\(camelCase(option.name))=\(value)' cannot be combined with '\(camelCase(other.name))'"
         case .replacedTwice(let find, let first, let firstSource, let second, let secondSource):
             return "'\(find)' is replaced twice, by '\(first)' (\(firstSource)) and by '\(second)' (\(secondSource))"
+        case .tooManyPairs(let count):
+            return "\(count) replacement pairs were given; at most \(ReplacementSet.maximumPairs) are taken"
         }
     }
 

@@ -48,8 +48,8 @@ public struct ServiceError: Error, Sendable, Equatable {
 
     /// The status for a `SnapPoemError` raised while reading an upload: 400 for what the
     /// client chose (options, languages), 415 for bytes that are no image, 422 for an image
-    /// that cannot be read, 503 when the scan was cancelled (the service is stopping), 500
-    /// for the engine's own failures.
+    /// that cannot be read, 413 for one over the library's input limit, 503 when the scan was
+    /// cancelled (the service is stopping) or memory ran out, 500 for the engine's own failures.
     init(_ error: SnapPoemError) {
         switch error {
         case .emptyFile:
@@ -62,9 +62,14 @@ public struct ServiceError: Error, Sendable, Equatable {
             self.init(status: 422, code: "image_too_large", message: error.description)
         case .invalidLanguage, .languageNotAvailable, .invalidOption, .invalidEngineVariable, .invalidReplacementsFile:
             self.init(status: 400, code: "bad_option", message: error.description)
+        case .fileTooLarge:
+            self.init(status: 413, code: "payload_too_large", message: error.description)
+        case .outOfMemory:
+            // The server's memory, not the request, ran short: another try may succeed.
+            self.init(status: 503, code: "out_of_memory", message: error.description, retryAfterSeconds: 5)
         case .cancelled:
             self = .shuttingDown
-        case .fileNotFound, .unreadableFile, .tessdataNotFound, .engineInitializationFailed, .recognitionFailed,
+        case .notARegularFile, .fileNotFound, .unreadableFile, .tessdataNotFound, .engineInitializationFailed, .recognitionFailed,
             .outputNotWritten, .exportFailed, .noImagesInFolder, .workerFailed:
             self.init(status: 500, code: "internal_error", message: error.description)
         }

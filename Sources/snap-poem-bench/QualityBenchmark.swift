@@ -207,11 +207,11 @@ private func analyze(images: [String]) async throws {
     for path in images {
         let (image, _) = try ImageDecoder.decode(fileAt: path)
         let start = ContinuousClock.now
-        let prepared = await ImagePreprocessor.process(image, options: PreprocessingOptions(), orientation: nil)
+        let prepared = try await ImagePreprocessor.process(image, options: PreprocessingOptions(), orientation: nil)
         let elapsed = ms(ContinuousClock.now - start)
-        let stage = ImagePreprocessor.process(image, options: PreprocessingOptions(deskews: false))
+        let stage = try ImagePreprocessor.process(image, options: PreprocessingOptions(deskews: false))
         let osdStart = ContinuousClock.now
-        let turn = await detector.detect(stage.image)
+        let turn = try await detector.detect(stage.image)
         let osdTime = ms(ContinuousClock.now - osdStart)
         let report = prepared.report
         let analysis = report.analysis
@@ -232,12 +232,12 @@ private func orientationEvidence(images: [String]) async throws {
         let (image, _) = try ImageDecoder.decode(fileAt: path)
         var options = PreprocessingOptions()
         options.deskews = false
-        let upright = ImagePreprocessor.process(image, options: options).image
+        let upright = try ImagePreprocessor.process(image, options: options).image
         var cells: [String] = []
         for turn in [0, 90, 180, 270] {
-            let turned = ImagePreprocessor.rotated(upright, clockwiseDegrees: turn)
+            let turned = try ImagePreprocessor.rotated(upright, clockwiseDegrees: turn)
             let start = ContinuousClock.now
-            let found = await detector.detect(turned)
+            let found = try await detector.detect(turned)
             times.append(ms(ContinuousClock.now - start))
             guard let found else {
                 missing += 1

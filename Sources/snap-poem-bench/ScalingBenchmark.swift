@@ -32,12 +32,12 @@ func scaling(images: [String], runs: Int) async throws {
             let (image, _) = try ImageDecoder.decode(fileAt: path)
             let truth = try String(
                 contentsOf: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("txt"), encoding: .utf8)
-            let gray = ImagePreprocessor.grayscale(image)
+            let gray = try ImagePreprocessor.grayscale(image)
             guard let drawn = ImageAnalysis(measuring: gray).xHeight else { continue }
-            let small = ImagePreprocessor.scaled(gray, by: target / drawn)
+            let small = try ImagePreprocessor.scaled(gray, by: target / drawn)
             guard let xHeight = ImageAnalysis(measuring: small).xHeight else { continue }
             measured.append(xHeight)
-            let enlarged = ImagePreprocessor.scaled(small, by: ScalingMode.targetXHeight / xHeight)
+            let enlarged = try ImagePreprocessor.scaled(small, by: ScalingMode.targetXHeight / xHeight)
             var kept: [Double] = [], grown: [Double] = []
             var keptText = "", grownText = ""
             for _ in 0..<max(1, runs) {

@@ -10,6 +10,7 @@
 //   snap-poem-bench coverage [--runs N] [--no-deskew] [IMAGE...]  the coverage check's cost and findings
 //   snap-poem-bench scaling [--runs N] [IMAGE...]   small print read as it is vs enlarged to 24 px
 //   snap-poem-bench annotate [--runs N] [IMAGE...]  drawing, PNG and side-by-side page vs the scan
+//   snap-poem-bench hardening [--runs N]         replacement scaling, GIF header refusal, memory checks
 //
 // Each figure is the median of N runs; the comparison alternates the two commands run by run
 // so that machine noise hits both alike, and reports their ratio.
@@ -68,7 +69,7 @@ func stages(images: [String], runs: Int) async throws {
             decode.append(milliseconds(clock.now - start))
             size = "\(image.width)×\(image.height)"
             start = clock.now
-            let prepared = ImagePreprocessor.prepare(image, options: PreprocessingOptions())
+            let prepared = try ImagePreprocessor.prepare(image, options: PreprocessingOptions())
             preprocess.append(milliseconds(clock.now - start))
             start = clock.now
             _ = try await recognizer.recognize(prepared)
@@ -122,7 +123,7 @@ func engine(images: [String], runs: Int) async throws {
     let reused = try await Recognizer()
     for path in images {
         let (image, _) = try ImageDecoder.decode(fileAt: path)
-        let prepared = ImagePreprocessor.prepare(image, options: PreprocessingOptions())
+        let prepared = try ImagePreprocessor.prepare(image, options: PreprocessingOptions())
         var warm: [Double] = [], cold: [Double] = []
         for _ in 0..<runs {
             var start = clock.now
@@ -146,7 +147,7 @@ func timeLimit(images: [String], runs: Int) async throws {
     print("| --- | ---: | ---: | ---: | --- |")
     for path in images {
         let (image, _) = try ImageDecoder.decode(fileAt: path)
-        let prepared = ImagePreprocessor.prepare(image, options: PreprocessingOptions(scaling: .original))
+        let prepared = try ImagePreprocessor.prepare(image, options: PreprocessingOptions(scaling: .original))
         for limit in [50, 500, 1000] {
             var returns: [Double] = []
             var timedOut = 0
@@ -213,6 +214,7 @@ do {
         try await coverage(images: arguments.filter { $0 != "--no-deskew" }, runs: runs, deskews: !arguments.contains("--no-deskew"))
     case "scaling": try await scaling(images: arguments, runs: runs)
     case "annotate": try await annotation(images: arguments, runs: runs)
+    case "hardening": try await hardening(runs: runs)
     default:
         FileHandle.standardError.write(Data("snap-poem-bench: unknown mode '\(mode)'\n".utf8))
         exit(64)

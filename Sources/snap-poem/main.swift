@@ -1,4 +1,3 @@
-import Foundation
 import SnapPoemCLI
 
-exit(await SnapPoemMain.run())
+SnapPoemMain.main()

@@ -41,8 +41,10 @@ public struct BatchScanner: Sendable {
     /// Reads every input. Results arrive as they finish (not in input order); a failed input
     /// is a result like any other, and the batch goes on.
     ///
-    /// - Throws: `SnapPoemError` only when no engine can start (missing tessdata or
-    ///   language); per-input problems are in the results.
+    /// - Throws: `SnapPoemError` only when an engine cannot start (missing tessdata or
+    ///   language, out of memory): every worker's engine is started before the first image
+    ///   is read, so a batch never runs with fewer workers than asked for without saying so.
+    ///   Per-input problems are in the results.
     /// - Parameters:
     ///   - inputs: the images to read.
     ///   - progress: recognition progress of each image (its index, 0–100).
@@ -53,20 +55,28 @@ public struct BatchScanner: Sendable {
         onResult: @escaping @Sendable (BatchResult) async -> Void
     ) async throws(SnapPoemError) {
         guard !inputs.isEmpty else { return }
-        let first = try await PoemScanner(configuration: configuration)
-        let next = TicketDispenser()
-        let configuration = self.configuration
         let workerCount = min(workers, inputs.count)
-        await withTaskGroup(of: Void.self) { group in
-            for worker in 0..<workerCount {
+        let configuration = self.configuration
+        let started = await withTaskGroup(of: Result<PoemScanner, SnapPoemError>.self) { group in
+            for _ in 0..<workerCount {
                 group.addTask {
-                    let scanner: PoemScanner
-                    if worker == 0 {
-                        scanner = first
-                    } else {
-                        guard let started = try? await PoemScanner(configuration: configuration) else { return }
-                        scanner = started
+                    do throws(SnapPoemError) {
+                        return .success(try await PoemScanner(configuration: configuration))
+                    } catch {
+                        return .failure(error)
                     }
+                }
+            }
+            var results: [Result<PoemScanner, SnapPoemError>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        var scanners: [PoemScanner] = []
+        for result in started { scanners.append(try result.get()) }
+        let next = TicketDispenser()
+        await withTaskGroup(of: Void.self) { group in
+            for scanner in scanners {
+                group.addTask {
                     while !Task.isCancelled {
                         let index = next.take()
                         guard index < inputs.count else { return }

@@ -148,18 +148,21 @@ extension ImagePreprocessor {
     /// the sheet's paper, when `ImageAnalysis` finds one; returns the grey image unchanged
     /// otherwise. See `ImageAnalysis+Surround.swift` for how a surround is told from a
     /// shadow.
-    public static func clearedSurround(_ image: PoemImage) -> PoemImage {
-        let gray = grayscale(image)
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
+    public static func clearedSurround(_ image: PoemImage) throws(SnapPoemError) -> PoemImage {
+        let gray = try grayscale(image)
         let (analysis, measured) = ImageAnalysis.measure(gray.pix)
         guard let surround = measured?.surround else { return gray }
         let tone = measured?.paperTone ?? 255
-        return clearing(surround, from: gray, tone: analysis.isLightOnDark ? 255 - tone : tone)
+        return try clearing(surround, from: gray, tone: analysis.isLightOnDark ? 255 - tone : tone)
     }
 
     /// `image` (converted to 8-bit grey) with `surround` (a 1-bit mask at any scale) painted
     /// in `tone` (`pixScaleToSize`, `pixPaintThroughMask`).
-    static func clearing(_ surround: PixImage, from image: PoemImage, tone: UInt8 = 255) -> PoemImage {
-        let gray = grayscale(image)
+    static func clearing(_ surround: PixImage, from image: PoemImage, tone: UInt8 = 255) throws(SnapPoemError) -> PoemImage {
+        let gray = try grayscale(image)
+        try gray.pix.ensureRoomForOperation("pixPaintThroughMask")
         guard let mask = surround.attempt({ pixScaleToSize($0, Int32(gray.width), Int32(gray.height)) }),
             let copy = gray.pix.attempt({ pixCopy(nil, $0) }),
             pixPaintThroughMask(copy.pointer, mask.pointer, 0, 0, UInt32(tone)) == 0

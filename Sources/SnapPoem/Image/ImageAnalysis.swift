@@ -77,9 +77,14 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// vignette or a lamp's fall-off.
     public static let unevenLighting = 0.2
 
-    /// Measures `image` (any depth; converted to grey first).
+    /// Measures `image` (any depth; converted to grey first). An image that cannot even be
+    /// converted (Leptonica out of memory) measures as one without text.
     public init(measuring image: PoemImage) {
-        self = Self.measure(ImagePreprocessor.grayscale(image).pix).analysis
+        guard let gray = try? ImagePreprocessor.grayscale(image) else {
+            self.init(isLightOnDark: false, polarity: 0, xHeight: nil, letterCount: 0)
+            return
+        }
+        self = Self.measure(gray.pix).analysis
     }
 
     /// Measures an 8-bit grey image and also returns the reduced, thresholded copy it
@@ -91,7 +96,9 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         }
         let polarity = Self.polarity(of: working.gray)
         let isLightOnDark = polarity > Self.lightOnDarkThreshold
-        let source = working.oriented(invert: isLightOnDark)
+        guard let source = working.oriented(invert: isLightOnDark) else {
+            return (ImageAnalysis(isLightOnDark: isLightOnDark, polarity: polarity, xHeight: nil, letterCount: 0), nil)
+        }
         var binary = WorkingCopy.binarized(source)
         let shapes = binary?.shapeBoxes() ?? []
         let letters = Self.letterHeights(of: shapes, imageHeight: source.height)
@@ -122,7 +129,7 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// count of dark pixels would not be.
     static func polarity(of gray: PixImage) -> Double {
         let width = gray.width, height = gray.height
-        let bytes = gray.grayBytes()
+        guard let bytes = gray.grayPixels() else { return 0 }  // out of memory: no vote
         let tile = max(16, min(48, min(width, height) / 12))
         guard width >= tile, height >= tile else { return 0 }
         var light = 0, dark = 0
@@ -228,9 +235,12 @@ struct MeasuredCopy: Sendable {
     var paperTone: UInt8 = 255
 
     /// The copy turned clockwise by a multiple of 90°.
-    func rotated(clockwiseDegrees degrees: Int) -> MeasuredCopy {
-        func turn(_ pix: PixImage) -> PixImage { ImagePreprocessor.rotated(PoemImage(pix: pix), clockwiseDegrees: degrees).pix }
-        return MeasuredCopy(binary: turn(binary), xHeight: xHeight, surround: surround.map(turn), paperTone: paperTone)
+    func rotated(clockwiseDegrees degrees: Int) throws(SnapPoemError) -> MeasuredCopy {
+        func turn(_ pix: PixImage) throws(SnapPoemError) -> PixImage {
+            try ImagePreprocessor.rotated(PoemImage(pix: pix), clockwiseDegrees: degrees).pix
+        }
+        let turnedSurround: PixImage? = if let surround { try turn(surround) } else { nil }
+        return MeasuredCopy(binary: try turn(binary), xHeight: xHeight, surround: turnedSurround, paperTone: paperTone)
     }
 }
 
@@ -258,9 +268,9 @@ struct WorkingCopy {
         self.factor = Double(reduced.width) / Double(gray.width)
     }
 
-    /// The copy, inverted when `invert` is set.
-    func oriented(invert: Bool) -> PixImage {
-        invert ? gray.transformed("pixInvert") { pixInvert(nil, $0) } : gray
+    /// The copy, inverted when `invert` is set; nil when Leptonica cannot allocate it.
+    func oriented(invert: Bool) -> PixImage? {
+        invert ? gray.attempt { pixInvert(nil, $0) } : gray
     }
 
     /// A working copy flattened and thresholded (Otsu) into black marks on white. Nil when
@@ -268,7 +278,7 @@ struct WorkingCopy {
     /// levels (a blank page: what Otsu would split there is paper texture), or when
     /// Leptonica cannot process it.
     static func binarized(_ source: PixImage) -> PixImage? {
-        let flat = ImagePreprocessor.flattenedBackground(PoemImage(pix: source), xHeight: nil).pix
+        guard let flat = try? ImagePreprocessor.flattenedBackground(PoemImage(pix: source), xHeight: nil).pix else { return nil }
         var threshold: Int32 = 0, marks: Int32 = 0, paper: Int32 = 0
         guard pixSplitDistributionFgBg(flat.pointer, 0.1, 1, &threshold, &marks, &paper, nil) == 0,
             Int(paper - marks) >= ImageAnalysis.minimumContrast

@@ -3,27 +3,44 @@ import Foundation
 
 /// Decodes image files with Leptonica, after checking them, and turns them upright.
 ///
-/// Order of work: read the bytes (the file is only ever read), recognise the format from the
-/// first bytes, read the header and check it against `ImageLimits`, decode (`pixReadMem`),
+/// Order of work: read the bytes (the file is only ever read; only regular files, and at
+/// most `ImageLimits.maxFileBytes`; see `InputFile`), recognise the format from the first
+/// bytes, read the header and check it against `ImageLimits`, decode (`pixReadMem`),
 /// flatten any alpha channel onto white, then apply the JPEG's EXIF orientation, which
 /// Leptonica ignores.
 ///
-/// A multi-page TIFF yields its first page; `ImageFacts.pageCount` and a warning say how
-/// many there were. Damaged data fails with `SnapPoemError.corruptImage`, JPEG included:
-/// libjpeg on its own would fill a truncated JPEG's missing rows with grey, but Leptonica
-/// 1.82 stops at the first row libjpeg cannot deliver and returns nothing, so snap-poem
-/// never sees a half-grey image.
+/// GIF and BMP headers are read here rather than by Leptonica, whose `pixReadHeaderMem`
+/// decodes those two formats whole to learn their size. Of an animated GIF only the first
+/// frame is decoded (the data handed to Leptonica ends after it); `ImageFacts.pageCount`
+/// and a warning say how many frames there were. A multi-page TIFF yields its first page,
+/// with the same kind of warning.
+///
+/// Damaged data fails with `SnapPoemError.corruptImage`, JPEG included: libjpeg on its own
+/// would fill a truncated JPEG's missing rows with grey, but Leptonica 1.82 stops at the
+/// first row libjpeg cannot deliver and returns nothing, so snap-poem never sees a
+/// half-grey image. A decoder that failed because memory ran out (`errno` is `ENOMEM`)
+/// gives `SnapPoemError.outOfMemory` instead.
 public enum ImageDecoder {
     /// Decodes the image file at `path`; `"-"` reads standard input.
     ///
-    /// - Throws: `SnapPoemError` naming the file: not found, unreadable, empty, not an image,
-    ///   damaged, or over `limits`.
+    /// - Throws: `SnapPoemError` naming the file: not found, unreadable, not a regular file,
+    ///   empty, too large, not an image, damaged, over `limits`, or out of memory.
     public static func decode(
         fileAt path: String,
         limits: ImageLimits = .standard
     ) throws(SnapPoemError) -> (image: PoemImage, facts: ImageFacts) {
-        let data = try readBytes(of: path)
-        return try decode(data: data, name: path, limits: limits)
+        try decode(fileAt: path, limits: limits, shouldStop: { false })
+    }
+
+    /// `decode(fileAt:limits:)`, asking `shouldStop` while standard input is awaited
+    /// (`SnapPoemError.cancelled` when it answers true).
+    static func decode(
+        fileAt path: String,
+        limits: ImageLimits,
+        shouldStop: () -> Bool
+    ) throws(SnapPoemError) -> (image: PoemImage, facts: ImageFacts) {
+        let data = try InputFile.read(path, limit: limits.maxFileBytes, shouldStop: shouldStop)
+        return try decode(data: data, name: path == "-" ? InputFile.standardInputName : path, limits: limits)
     }
 
     /// Decodes image bytes; `name` is used in error messages.
@@ -36,18 +53,26 @@ public enum ImageDecoder {
     ) throws(SnapPoemError) -> (image: PoemImage, facts: ImageFacts) {
         LibrarySetup.ensure()
         guard !data.isEmpty else { throw .emptyFile(path: name) }
+        guard data.count <= limits.maxFileBytes else {
+            throw .fileTooLarge(path: name, bytes: data.count, limit: limits.maxFileBytes)
+        }
         let format = detectFormat(of: data)
         guard format != .unknown else {
             throw .unsupportedImageFormat(path: name, detail: describeUnknownData(data))
         }
-        let header = data.withUnsafeBytes { raw -> (width: Int, height: Int)? in
-            var fileFormat: Int32 = 0, width: Int32 = 0, height: Int32 = 0
-            var bitsPerSample: Int32 = 0, samplesPerPixel: Int32 = 0, hasColormap: Int32 = 0
-            let base = raw.bindMemory(to: UInt8.self).baseAddress
-            let status = pixReadHeaderMem(
-                base, raw.count, &fileFormat, &width, &height, &bitsPerSample, &samplesPerPixel, &hasColormap)
-            guard status == 0, width > 0, height > 0 else { return nil }
-            return (Int(width), Int(height))
+        var decodable = data
+        var pageCount = 1
+        let header: (width: Int, height: Int)?
+        switch format {
+        case .gif:
+            guard let structure = GIFStructure(data) else { throw .corruptImage(path: name, format: format.displayName) }
+            header = (structure.firstFrameWidth, structure.firstFrameHeight)
+            pageCount = structure.frameCount
+            if structure.frameCount > 1 { decodable = structure.firstFrameOnly(of: data) }
+        case .bmp:
+            header = BMPHeader.size(of: data)
+        default:
+            header = leptonicaHeader(of: data)
         }
         guard let header else { throw .corruptImage(path: name, format: format.displayName) }
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
@@ -57,51 +82,58 @@ public enum ImageDecoder {
                 path: name, width: header.width, height: header.height,
                 limit: "\(megapixels.formatted(.number.precision(.fractionLength(0...1)))) megapixels and \(limits.maxSide) pixels a side")
         }
-        let decoded = data.withUnsafeBytes { raw in
+        errno = 0
+        let decoded = decodable.withUnsafeBytes { raw in
             PixImage.taking(pixReadMem(raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
         }
+        let decodeError = errno
         guard var pix = decoded, pix.width > 0, pix.height > 0 else {
+            if decodeError == ENOMEM {
+                throw .outOfMemory(path: name, stage: "decoding the \(header.width)×\(header.height) \(format.displayName) image")
+            }
             throw .corruptImage(path: name, format: format.displayName)
         }
         var warnings: [String] = []
-        let pageCount = format == .tiff ? TIFFDirectory.pageCount(of: data) : 1
+        if format == .tiff { pageCount = TIFFDirectory.pageCount(of: data) }
         if pageCount > 1 {
-            warnings.append("the TIFF holds \(pageCount) pages; only the first is read")
+            warnings.append(
+                format == .gif
+                    ? "the GIF holds \(pageCount) frames; only the first is read"
+                    : "the TIFF holds \(pageCount) pages; only the first is read")
         }
         let storedWidth = pix.width, storedHeight = pix.height
-        if pixGetSpp(pix.pointer) == 4 {
-            pix = pix.transformed("pixRemoveAlpha") { pixRemoveAlpha($0) }
+        do throws(SnapPoemError) {
+            if pixGetSpp(pix.pointer) == 4 {
+                pix = try pix.transformed("pixRemoveAlpha") { pixRemoveAlpha($0) }
+            }
+            let orientation = format == .jpeg ? (ExifOrientation.read(fromJPEG: data) ?? .up) : .up
+            pix = try apply(orientation, to: pix)
+            let facts = ImageFacts(
+                format: format, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation,
+                pageCount: pageCount, warnings: warnings)
+            return (PoemImage(pix: pix), facts)
+        } catch {
+            throw error.naming(name)
         }
-        let orientation = format == .jpeg ? (ExifOrientation.read(fromJPEG: data) ?? .up) : .up
-        pix = apply(orientation, to: pix)
-        let facts = ImageFacts(
-            format: format, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation,
-            pageCount: pageCount, warnings: warnings)
-        return (PoemImage(pix: pix), facts)
+    }
+
+    /// The size in Leptonica's header reader (`pixReadHeaderMem`), or nil when it cannot
+    /// read one. Not for GIF and BMP, which it decodes whole to answer.
+    private static func leptonicaHeader(of data: Data) -> (width: Int, height: Int)? {
+        data.withUnsafeBytes { raw -> (width: Int, height: Int)? in
+            var fileFormat: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+            var bitsPerSample: Int32 = 0, samplesPerPixel: Int32 = 0, hasColormap: Int32 = 0
+            let base = raw.bindMemory(to: UInt8.self).baseAddress
+            let status = pixReadHeaderMem(
+                base, raw.count, &fileFormat, &width, &height, &bitsPerSample, &samplesPerPixel, &hasColormap)
+            guard status == 0, width > 0, height > 0 else { return nil }
+            return (Int(width), Int(height))
+        }
     }
 
     /// Reads a whole file, or standard input for `"-"`, without ever opening it for writing.
     static func readBytes(of path: String) throws(SnapPoemError) -> Data {
-        if path == "-" {
-            do {
-                return try FileHandle.standardInput.readToEnd() ?? Data()
-            } catch {
-                throw .unreadableFile(path: "<stdin>", reason: error.localizedDescription)
-            }
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .fileNotFound(path: path)
-        }
-        guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "it is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw .unreadableFile(path: path, reason: "permission denied")
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-        } catch {
-            throw .unreadableFile(path: path, reason: error.localizedDescription)
-        }
+        try InputFile.read(path, limit: ImageLimits.standard.maxFileBytes)
     }
 
     /// Recognises the format from the first bytes (`findFileFormatBuffer`).
@@ -134,20 +166,20 @@ public enum ImageDecoder {
     }
 
     /// Turns stored pixels upright according to an EXIF orientation.
-    static func apply(_ orientation: ExifOrientation, to pix: PixImage) -> PixImage {
+    static func apply(_ orientation: ExifOrientation, to pix: PixImage) throws(SnapPoemError) -> PixImage {
         switch orientation {
         case .up: return pix
-        case .upMirrored: return pix.transformed("pixFlipLR") { pixFlipLR(nil, $0) }
-        case .down: return pix.transformed("pixRotateOrth") { pixRotateOrth($0, 2) }
-        case .downMirrored: return pix.transformed("pixFlipTB") { pixFlipTB(nil, $0) }
+        case .upMirrored: return try pix.transformed("pixFlipLR") { pixFlipLR(nil, $0) }
+        case .down: return try pix.transformed("pixRotateOrth") { pixRotateOrth($0, 2) }
+        case .downMirrored: return try pix.transformed("pixFlipTB") { pixFlipTB(nil, $0) }
         case .leftMirrored:  // transpose = turn 90° clockwise, then mirror left–right
-            let turned = pix.transformed("pixRotateOrth") { pixRotateOrth($0, 1) }
-            return turned.transformed("pixFlipLR") { pixFlipLR(nil, $0) }
-        case .right: return pix.transformed("pixRotateOrth") { pixRotateOrth($0, 1) }
+            let turned = try pix.transformed("pixRotateOrth") { pixRotateOrth($0, 1) }
+            return try turned.transformed("pixFlipLR") { pixFlipLR(nil, $0) }
+        case .right: return try pix.transformed("pixRotateOrth") { pixRotateOrth($0, 1) }
         case .rightMirrored:  // transverse = turn 90° clockwise, then mirror top–bottom
-            let turned = pix.transformed("pixRotateOrth") { pixRotateOrth($0, 1) }
-            return turned.transformed("pixFlipTB") { pixFlipTB(nil, $0) }
-        case .left: return pix.transformed("pixRotateOrth") { pixRotateOrth($0, 3) }
+            let turned = try pix.transformed("pixRotateOrth") { pixRotateOrth($0, 1) }
+            return try turned.transformed("pixFlipTB") { pixFlipTB(nil, $0) }
+        case .left: return try pix.transformed("pixRotateOrth") { pixRotateOrth($0, 3) }
         }
     }
 }

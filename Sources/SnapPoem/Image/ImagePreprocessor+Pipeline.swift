@@ -19,8 +19,10 @@ import Foundation
 extension ImagePreprocessor {
     /// Runs every step `options` asks for except orientation detection, which needs an
     /// engine (see `process(_:options:orientation:)`), and reports what it did.
-    public static func process(_ image: PoemImage, options: PreprocessingOptions) -> PreparedImage {
-        finish(start(image, options: options), turn: nil, applying: false)
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
+    public static func process(_ image: PoemImage, options: PreprocessingOptions) throws(SnapPoemError) -> PreparedImage {
+        try finish(start(image, options: options), turn: nil, applying: false)
     }
 
     /// Runs every step `options` asks for, orientation detection included when
@@ -28,55 +30,66 @@ extension ImagePreprocessor {
     /// `OrientationDetector`, Tesseract's OSD).
     ///
     /// The image work runs on a Dispatch thread, off Swift's cooperative pool, and the
-    /// detection wherever the detector runs it.
+    /// detection wherever the detector runs it. When the detector cannot run (its model does
+    /// not load), the page is left as it lies and the report's notes say why.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
     public static func process(
         _ image: PoemImage,
         options: PreprocessingOptions,
         orientation detector: (any PageOrientationDetecting)?
-    ) async -> PreparedImage {
-        let stage = await offloaded { start(image, options: options) }
+    ) async throws(SnapPoemError) -> PreparedImage {
+        var stage = try await offload { () throws(SnapPoemError) in try start(image, options: options) }
         var turn: PageOrientation?
         var applies = false
         if options.detectsOrientation, let detector {
-            turn = await detector.detect(stage.prepared.image)
-            applies = turn.map { detector.shouldApply($0) } ?? false
+            do throws(SnapPoemError) {
+                turn = try await detector.detect(stage.prepared.image)
+                applies = turn.map { detector.shouldApply($0) } ?? false
+            } catch {
+                stage.prepared.report.notes.append("orientation detection could not run (\(error.description))")
+            }
         }
-        return await offloaded { [turn, applies] in finish(stage, turn: turn, applying: applies) }
+        return try await offload { [stage, turn, applies] () throws(SnapPoemError) in
+            try finish(stage, turn: turn, applying: applies)
+        }
     }
 
     /// Runs `process(_:options:)` and returns only the image: what Tesseract should see.
-    public static func prepare(_ image: PoemImage, options: PreprocessingOptions) -> PoemImage {
-        process(image, options: options).image
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
+    public static func prepare(_ image: PoemImage, options: PreprocessingOptions) throws(SnapPoemError) -> PoemImage {
+        try process(image, options: options).image
     }
 
     /// The work before orientation detection: grey, measure, scale, invert, clear the
     /// surround, flatten.
-    static func start(_ image: PoemImage, options: PreprocessingOptions) -> Stage {
+    static func start(_ image: PoemImage, options: PreprocessingOptions) throws(SnapPoemError) -> Stage {
         var report = PreprocessingReport(inputWidth: image.width, inputHeight: image.height, filter: options.filter)
-        let gray = grayscale(image)
+        let gray = try grayscale(image)
         let (analysis, measured) = ImageAnalysis.measure(gray.pix)
         report.analysis = analysis
 
         let (width, height) = targetSize(of: gray, options: options, xHeight: analysis.xHeight, notes: &report.notes)
-        var current = resized(gray, width: width, height: height)
+        var current = try resized(gray, width: width, height: height)
         report.scaleFactor = Double(current.width) / Double(max(1, gray.width))
         report.scaledWidth = current.width
         report.scaledHeight = current.height
         let xHeight = analysis.xHeight.map { $0 * report.scaleFactor }
 
         if options.invertsLightText && analysis.isLightOnDark {
-            current = inverted(current)
+            current = try inverted(current)
             report.inverted = true
         }
         if options.clearsSurround, let measured, let surround = measured.surround {
             let paper = measured.paperTone
-            current = clearing(surround, from: current, tone: analysis.isLightOnDark && !report.inverted ? 255 - paper : paper)
+            current = try clearing(surround, from: current, tone: analysis.isLightOnDark && !report.inverted ? 255 - paper : paper)
             report.clearedSurroundShare = analysis.surroundShare
         }
         // A cleared surround leaves the sheet's own shading at its edges: flattening evens it.
         let uneven = analysis.unevenness >= ImageAnalysis.unevenLighting || report.clearedSurroundShare > 0
         if options.filter == .adaptive || (options.filter == .flatten && uneven) {
-            current = flattenedBackground(current, xHeight: xHeight)
+            current = try flattenedBackground(current, xHeight: xHeight)
             report.flattened = true
         }
         return Stage(options: options, prepared: PreparedImage(image: current, report: report), measured: measured)
@@ -84,7 +97,7 @@ extension ImagePreprocessor {
 
     /// The work after orientation detection: quarter turn (when `applying` says the detector
     /// found `turn` confident enough), deskew, last tone step.
-    static func finish(_ stage: Stage, turn: PageOrientation?, applying: Bool) -> PreparedImage {
+    static func finish(_ stage: Stage, turn: PageOrientation?, applying: Bool) throws(SnapPoemError) -> PreparedImage {
         let options = stage.options
         var current = stage.prepared.image
         var report = stage.prepared.report
@@ -92,8 +105,8 @@ extension ImagePreprocessor {
         if let turn {
             report.orientationConfidence = turn.confidence
             if applying && turn.rotation != 0 {
-                current = rotated(current, clockwiseDegrees: turn.rotation)
-                measured = measured.map { $0.rotated(clockwiseDegrees: turn.rotation) }
+                current = try rotated(current, clockwiseDegrees: turn.rotation)
+                measured = try measured.map { m throws(SnapPoemError) in try m.rotated(clockwiseDegrees: turn.rotation) }
                 report.rotation = turn.rotation
             }
         }
@@ -102,18 +115,18 @@ extension ImagePreprocessor {
             if shouldDeskew(skew) {
                 // Recorded only when the rotation happened (Leptonica may refuse it), so that
                 // `report.geometry` maps boxes back through what was really done.
-                if let straightened = rotatedForDeskew(current, angle: skew.angle) {
+                if let straightened = try rotatedForDeskew(current, angle: skew.angle) {
                     current = straightened
                     report.deskewAngle = skew.angle
                 } else {
-                    current = grayscale(current)
+                    current = try grayscale(current)
                 }
             }
         }
         switch options.filter {
         case .none, .flatten: break
-        case .blackAndWhite: current = filtered(current, with: .blackAndWhite)
-        case .adaptive: current = binarized(current)
+        case .blackAndWhite: current = try filtered(current, with: .blackAndWhite)
+        case .adaptive: current = try binarized(current)
         }
         report.outputWidth = current.width
         report.outputHeight = current.height

@@ -7,12 +7,15 @@ import Foundation
 /// order snap-poem uses:
 ///
 /// grey → measure → scale → invert light text → flatten → [orientation] → deskew → filter.
+///
+/// Steps that make a new image throw `SnapPoemError.outOfMemory` when Leptonica cannot
+/// allocate it (named `SnapPoemError.unnamedImage`; `naming(_:)` puts the file's name in).
 public enum ImagePreprocessor {
     /// Converts to 8-bit grey (colour by luminance, palettes resolved, 1-bit expanded).
-    public static func grayscale(_ image: PoemImage) -> PoemImage {
+    public static func grayscale(_ image: PoemImage) throws(SnapPoemError) -> PoemImage {
         let pix = image.pix
         if pix.depth == 8 && !pix.hasColormap { return image }
-        return PoemImage(pix: pix.transformed("pixConvertTo8") { pixConvertTo8($0, 0) })
+        return PoemImage(pix: try pix.transformed("pixConvertTo8") { pixConvertTo8($0, 0) })
     }
 
     // MARK: - Size
@@ -52,33 +55,43 @@ public enum ImagePreprocessor {
 
     /// Scales according to `mode`, measuring the text first for `.automatic`; returns the same
     /// image when no change is needed.
-    public static func scaled(_ image: PoemImage, mode: ScalingMode) -> PoemImage {
+    public static func scaled(_ image: PoemImage, mode: ScalingMode) throws(SnapPoemError) -> PoemImage {
         let xHeight = mode == .automatic ? ImageAnalysis(measuring: image).xHeight : nil
         let size = targetSize(of: image, mode: mode, xHeight: xHeight)
-        return resized(image, width: size.width, height: size.height)
+        return try resized(image, width: size.width, height: size.height)
     }
 
     /// Scales both sides by `factor`; new sides are `round(side × factor)`, at least 1.
     /// Returns the same image for a factor of 1.
-    public static func scaled(_ image: PoemImage, by factor: Double) -> PoemImage {
+    ///
+    /// - Throws: `SnapPoemError.invalidOption` when a side would exceed
+    ///   `PreprocessingOptions.tesseractMaxSide`, `.outOfMemory` when Leptonica cannot
+    ///   allocate the result.
+    public static func scaled(_ image: PoemImage, by factor: Double) throws(SnapPoemError) -> PoemImage {
         guard factor.isFinite, factor > 0, abs(factor - 1) > 1e-6 else { return image }
+        let limit = Double(PreprocessingOptions.tesseractMaxSide)
+        guard Double(image.width) * factor <= limit, Double(image.height) * factor <= limit else {
+            throw .invalidOption(
+                option: "scale factor",
+                reason: "\(factor) would make the \(image.width)×\(image.height) image larger than \(Int(limit)) pixels a side")
+        }
         let width = max(1, Int((Double(image.width) * factor).rounded()))
         let height = max(1, Int((Double(image.height) * factor).rounded()))
-        return resized(image, width: width, height: height)
+        return try resized(image, width: width, height: height)
     }
 
     /// Resamples to exactly `width` × `height` (`pixScaleToSize`: area averaging when
     /// shrinking, linear interpolation when enlarging).
-    static func resized(_ image: PoemImage, width: Int, height: Int) -> PoemImage {
+    static func resized(_ image: PoemImage, width: Int, height: Int) throws(SnapPoemError) -> PoemImage {
         guard width != image.width || height != image.height else { return image }
-        return PoemImage(pix: image.pix.transformed("pixScaleToSize") { pixScaleToSize($0, Int32(width), Int32(height)) })
+        return PoemImage(pix: try image.pix.transformed("pixScaleToSize") { pixScaleToSize($0, Int32(width), Int32(height)) })
     }
 
     // MARK: - Tones
 
     /// Turns light text on a dark ground into dark text on a light one (`pixInvert`).
-    public static func inverted(_ image: PoemImage) -> PoemImage {
-        PoemImage(pix: image.pix.transformed("pixInvert") { pixInvert(nil, $0) })
+    public static func inverted(_ image: PoemImage) throws(SnapPoemError) -> PoemImage {
+        PoemImage(pix: try image.pix.transformed("pixInvert") { pixInvert(nil, $0) })
     }
 
     /// Divides an 8-bit grey image by an estimate of its background, so that paper reads 200
@@ -89,13 +102,14 @@ public enum ImagePreprocessor {
     /// x-height, when known, or 60 px otherwise: wide enough to wipe out every stroke, narrow
     /// enough to follow a shadow's edge. Returns the image unchanged where Leptonica cannot
     /// (images under about 64 px a side).
-    public static func flattenedBackground(_ image: PoemImage, xHeight: Double?) -> PoemImage {
-        let gray = grayscale(image)
+    public static func flattenedBackground(_ image: PoemImage, xHeight: Double?) throws(SnapPoemError) -> PoemImage {
+        let gray = try grayscale(image)
         let reduction = min(gray.width, gray.height) >= 400 ? 4 : 2
         let reach = max(16.0, min(200.0, 2 * (xHeight ?? 30)))
         var size = Int((reach / Double(reduction)).rounded())
         if size % 2 == 0 { size += 1 }
         guard min(gray.width, gray.height) >= reduction * size * 2 else { return gray }
+        try gray.pix.ensureRoomForOperation("pixBackgroundNormMorph")
         guard let flat = gray.pix.attempt({ pixBackgroundNormMorph($0, nil, Int32(reduction), Int32(size), 200) }) else {
             return gray
         }
@@ -105,9 +119,9 @@ public enum ImagePreprocessor {
     /// Thresholds an image to 1-bit black and white at the Otsu split of its grey levels
     /// (`pixSplitDistributionFgBg`, `pixThresholdToBinary`). Returns the grey image unchanged
     /// if Leptonica cannot split it (a uniform image).
-    public static func binarized(_ image: PoemImage) -> PoemImage {
+    public static func binarized(_ image: PoemImage) throws(SnapPoemError) -> PoemImage {
         if image.pix.depth == 1 { return image }
-        let gray = grayscale(image)
+        let gray = try grayscale(image)
         guard let binary = gray.pix.otsuBinarized() else { return gray }
         return PoemImage(pix: binary)
     }
@@ -119,16 +133,17 @@ public enum ImagePreprocessor {
     ///   - filter: the tone filter to apply.
     ///   - xHeight: the text's x-height in this image's pixels, if known; sizes the
     ///     background estimate of `.flatten` and `.adaptive`.
-    public static func filtered(_ image: PoemImage, with filter: ImageFilter, xHeight: Double? = nil) -> PoemImage {
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
+    public static func filtered(_ image: PoemImage, with filter: ImageFilter, xHeight: Double? = nil) throws(SnapPoemError) -> PoemImage {
         switch filter {
         case .none:
-            return grayscale(image)
+            return try grayscale(image)
         case .blackAndWhite:
-            return PoemImage(pix: grayscale(image).pix.mapped(through: blackAndWhiteTable))
+            return PoemImage(pix: try grayscale(image).pix.mapped(through: blackAndWhiteTable))
         case .flatten:
-            return flattenedBackground(image, xHeight: xHeight)
+            return try flattenedBackground(image, xHeight: xHeight)
         case .adaptive:
-            return binarized(flattenedBackground(image, xHeight: xHeight))
+            return try binarized(flattenedBackground(image, xHeight: xHeight))
         }
     }
 
@@ -144,10 +159,10 @@ public enum ImagePreprocessor {
 
     /// Turns the image clockwise by a multiple of 90° (`pixRotateOrth`); other angles are
     /// rounded to the nearest quarter turn.
-    public static func rotated(_ image: PoemImage, clockwiseDegrees degrees: Int) -> PoemImage {
+    public static func rotated(_ image: PoemImage, clockwiseDegrees degrees: Int) throws(SnapPoemError) -> PoemImage {
         let quarters = ((Int((Double(degrees) / 90).rounded()) % 4) + 4) % 4
         guard quarters != 0 else { return image }
-        return PoemImage(pix: image.pix.transformed("pixRotateOrth") { pixRotateOrth($0, Int32(quarters)) })
+        return PoemImage(pix: try image.pix.transformed("pixRotateOrth") { pixRotateOrth($0, Int32(quarters)) })
     }
 
     /// The largest tilt, in degrees either way, that `measureSkew` looks for.
@@ -162,7 +177,7 @@ public enum ImagePreprocessor {
     /// a reduced, thresholded copy, keeping only its letter-sized shapes). Nil when there is
     /// too little text to say.
     public static func measureSkew(_ image: PoemImage) -> SkewMeasurement? {
-        guard let measured = ImageAnalysis.measure(grayscale(image).pix).measured else { return nil }
+        guard let gray = try? grayscale(image), let measured = ImageAnalysis.measure(gray.pix).measured else { return nil }
         return measureSkew(of: measured)
     }
 
@@ -199,17 +214,19 @@ public enum ImagePreprocessor {
 
     /// Rotates by `angle` degrees (`SkewMeasurement`'s sense) about the centre, by area
     /// mapping, on a canvas enlarged so that no corner is cut off; new pixels are white.
-    public static func deskewed(_ image: PoemImage, angle: Double) -> PoemImage {
-        guard abs(angle) >= 0.05 else { return image }  // below this pixRotate would share the Pix
-        return rotatedForDeskew(image, angle: angle) ?? grayscale(image)
+    public static func deskewed(_ image: PoemImage, angle: Double) throws(SnapPoemError) -> PoemImage {
+        guard abs(angle) >= 0.05 else { return image }  // below 0.0573° pixRotate returns a clone, which `attempt` resolves
+        if let rotated = try rotatedForDeskew(image, angle: angle) { return rotated }
+        return try grayscale(image)
     }
 
     /// The rotation of `deskewed`, or nil when the angle is too small to rotate by or
     /// Leptonica refuses it. `PreprocessingGeometry` undoes exactly this rotation.
-    static func rotatedForDeskew(_ image: PoemImage, angle: Double) -> PoemImage? {
+    static func rotatedForDeskew(_ image: PoemImage, angle: Double) throws(SnapPoemError) -> PoemImage? {
         guard PreprocessingGeometry.rotatesForDeskew(angle) else { return nil }
-        let gray = grayscale(image)
+        let gray = try grayscale(image)
         let radians = PreprocessingGeometry.deskewRadians(angle)
+        try gray.pix.ensureRoomForOperation("pixRotate")
         let rotated = gray.pix.attempt {
             pixRotate($0, radians, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), Int32(gray.width), Int32(gray.height))
         }
@@ -219,12 +236,14 @@ public enum ImagePreprocessor {
 
 extension PixImage {
     /// Returns a copy of an 8-bit grey image with every value mapped through `table`.
-    func mapped(through table: [UInt8]) -> PixImage {
+    func mapped(through table: [UInt8]) throws(SnapPoemError) -> PixImage {
         precondition(depth == 8 && table.count == 256, "lookup tables apply to 8-bit grey images")
-        let copy = transformed("pixCopy") { pixCopy(nil, $0) }
-        let numbers = numaCreate(256)
+        let copy = try transformed("pixCopy") { pixCopy(nil, $0) }
+        guard let numbers = numaCreate(256) else {
+            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "Leptonica's numaCreate for a lookup table")
+        }
         defer {
-            var owned = numbers
+            var owned: UnsafeMutablePointer<NUMA>? = numbers
             numaDestroy(&owned)
         }
         for value in table { numaAddNumber(numbers, Float(value)) }

@@ -5,7 +5,10 @@
 /// give its own.
 public protocol PageOrientationDetecting: Sendable {
     /// How the page in `image` lies; nil when there is too little text to decide.
-    func detect(_ image: PoemImage) async -> PageOrientation?
+    ///
+    /// - Throws: a `SnapPoemError` when the detector cannot run at all (its model does not
+    ///   load, memory runs out); the caller leaves the page as it lies and says why.
+    func detect(_ image: PoemImage) async throws(SnapPoemError) -> PageOrientation?
     /// Whether `orientation` is worth applying: not upright, and confident enough for this
     /// detector.
     func shouldApply(_ orientation: PageOrientation) -> Bool

@@ -1,43 +1,44 @@
 import CTesseract
+import Foundation
 
-/// Leptonica operations that may legitimately fail on odd input (a 3-pixel-wide image, an
-/// image with no background), and raw pixel access for the measurements in `ImageAnalysis`.
+/// Raw pixel access for the measurements in `ImageAnalysis`.
 extension PixImage {
-    /// Runs a Leptonica operation that returns a new image, or nil when Leptonica refuses it.
-    ///
-    /// Use this instead of `transformed` wherever the input comes from the user and the
-    /// operation has limits of its own (sizes, reductions); the caller then skips the step.
-    func attempt(_ body: (UnsafeMutablePointer<PIX>) -> UnsafeMutablePointer<PIX>?) -> PixImage? {
-        PixImage.taking(body(pointer))
-    }
-
     /// Copies the pixels of an 8-bit grey image into a row-major byte array (`pixGetData`).
     ///
     /// Leptonica stores pixels in 32-bit words, most significant byte first; this undoes that.
+    /// An Array whose allocation fails traps; code that must survive running out of memory
+    /// uses `grayPixels()`.
     func grayBytes() -> [UInt8] {
-        precondition(depth == 8 && !hasColormap, "grayBytes needs an 8-bit grey image")
+        guard let pixels = grayPixels() else { preconditionFailure("out of memory copying a \(width)×\(height) image") }
+        return Array(pixels.buffer)
+    }
+
+    /// The pixels of an 8-bit grey image, row-major, in a buffer from `malloc`; nil when it
+    /// cannot be allocated.
+    func grayPixels() -> GrayPixels? {
+        precondition(depth == 8 && !hasColormap, "grayPixels needs an 8-bit grey image")
         let width = self.width, height = self.height
         let wordsPerLine = Int(pixGetWpl(pointer))
-        guard let data = pixGetData(pointer), width > 0, height > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: width * height)
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            for y in 0..<height {
-                let row = data + y * wordsPerLine
-                let start = y * width
-                for x in 0..<width {
-                    let word = row[x >> 2]
-                    buffer[start + x] = UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(x & 3)))
-                }
+        guard let data = pixGetData(pointer), width > 0, height > 0 else { return GrayPixels(count: 0) }
+        guard let pixels = GrayPixels(count: width * height) else { return nil }
+        let buffer = pixels.buffer
+        for y in 0..<height {
+            let row = data + y * wordsPerLine
+            let start = y * width
+            for x in 0..<width {
+                let word = row[x >> 2]
+                buffer[start + x] = UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(x & 3)))
             }
         }
-        return bytes
+        return pixels
     }
 
     /// The bounding boxes of the 8-connected black components of a 1-bit image
-    /// (`pixConnComp`), as (width, height) pairs.
+    /// (`pixConnComp`), as (width, height) pairs; none when memory is short (Leptonica's
+    /// seed fill would use a box it could not create).
     func componentSizes() -> [(width: Int, height: Int)] {
         precondition(depth == 1, "components are found in 1-bit images")
-        guard let boxes = pixConnComp(pointer, nil, 8) else { return [] }
+        guard hasRoomForOperation, let boxes = pixConnComp(pointer, nil, 8) else { return [] }
         defer {
             var owned: UnsafeMutablePointer<BOXA>? = boxes
             boxaDestroy(&owned)
@@ -53,4 +54,22 @@ extension PixImage {
         }
         return sizes
     }
+}
+
+/// Grey pixels in a buffer from `malloc`, freed with the value: unlike an Array, whose failed
+/// allocation traps, running out of memory gives nil.
+final class GrayPixels {
+    /// The pixels, row by row.
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+
+    /// Allocates `count` bytes; nil when `malloc` fails.
+    init?(count: Int) {
+        guard let bytes = malloc(max(count, 1)) else { return nil }
+        buffer = UnsafeMutableBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    deinit { free(buffer.baseAddress) }
+
+    /// The pixel at `index`.
+    subscript(index: Int) -> UInt8 { buffer[index] }
 }

@@ -8,9 +8,11 @@ extension PixImage {
     /// tesseract-ocr/tesseract#845, still so in 5.3.0), and cropping would move every
     /// coordinate of the results. Masking keeps boxes, hOCR, TSV and ALTO in the image's own
     /// coordinates. `region` must already be clipped to the image.
-    func keepingOnly(_ region: BoundingBox) -> PixImage {
-        let source = hasColormap ? transformed("pixConvertTo8") { pixConvertTo8($0, 0) } : self
-        let canvas = source.transformed("pixCreateTemplate") { pixCreateTemplate($0) }
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate the copy.
+    func keepingOnly(_ region: BoundingBox) throws(SnapPoemError) -> PixImage {
+        let source = hasColormap ? try transformed("pixConvertTo8") { pixConvertTo8($0, 0) } : self
+        let canvas = try source.transformed("pixCreateTemplate") { pixCreateTemplate($0) }
         if source.depth == 1 {
             pixClearAll(canvas.pointer)  // 0 is white in 1-bit images
         } else {

@@ -14,8 +14,8 @@ extension PoemImage {
     func cropped(to region: BoundingBox, keepingShapes keep: (BoundingBox) -> Bool) -> PoemImage? {
         let area = region.clipped(width: width, height: height)
         guard area.width > 0, area.height > 0 else { return nil }
-        let source = pix.hasColormap || (pix.depth != 1 && pix.depth != 8) ? ImagePreprocessor.grayscale(self).pix : pix
-        guard
+        let needsGray = pix.hasColormap || (pix.depth != 1 && pix.depth != 8)
+        guard let source = needsGray ? (try? ImagePreprocessor.grayscale(self))?.pix : pix,
             let box = boxCreate(Int32(area.left), Int32(area.top), Int32(area.width), Int32(area.height))
         else { return nil }
         defer {

@@ -38,12 +38,15 @@ public struct PoemImage: Sendable, Equatable {
     }
 
     /// Encodes the image as PNG (`pixWriteMem`), e.g. to save exactly what Tesseract saw.
-    public func pngData() -> Data {
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` (named `SnapPoemError.unnamedImage`) when
+    ///   Leptonica cannot encode it, which for a valid image means memory ran out.
+    public func pngData() throws(SnapPoemError) -> Data {
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
         let status = pixWriteMem(&bytes, &size, pix.pointer, Int32(IFF_PNG))
         guard status == 0, let bytes else {
-            preconditionFailure("Leptonica could not encode a \(width)×\(height) image as PNG")
+            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "encoding the \(width)×\(height) image as PNG")
         }
         defer { free(bytes) }
         return Data(bytes: bytes, count: size)
@@ -89,11 +92,17 @@ public struct ImageLimits: Sendable, Equatable {
     /// The longest side allowed, in pixels. Default 65 000.
     public var maxSide: Int
 
-    /// Creates limits; both must be positive.
-    public init(maxPixels: Int = 150_000_000, maxSide: Int = 65_000) {
-        precondition(maxPixels > 0 && maxSide > 0, "image limits must be positive")
+    /// The most bytes an input may hold, file or standard input. Default 512 MiB: enough
+    /// for an uncompressed RGB scan at the pixel limit; every photo is far smaller. A larger
+    /// file is refused from its size, before it is read; standard input is read up to it.
+    public var maxFileBytes: Int
+
+    /// Creates limits; all must be positive.
+    public init(maxPixels: Int = 150_000_000, maxSide: Int = 65_000, maxFileBytes: Int = 512 << 20) {
+        precondition(maxPixels > 0 && maxSide > 0 && maxFileBytes > 0, "image limits must be positive")
         self.maxPixels = maxPixels
         self.maxSide = maxSide
+        self.maxFileBytes = maxFileBytes
     }
 
     /// The defaults described above.

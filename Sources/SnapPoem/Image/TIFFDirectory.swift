@@ -1,3 +1,5 @@
+import Foundation
+
 /// Counts the pages (image file directories) of a TIFF, reading only its structure.
 ///
 /// Every offset is bounds-checked and the chain of directories is followed at most
@@ -7,8 +9,18 @@ enum TIFFDirectory {
     static let maximumPages = 10_000
 
     /// The number of pages in `bytes`, at least 1 (the decoder has already read page 1).
-    static func pageCount(of bytes: some Collection<UInt8>) -> Int {
-        let data = Array(bytes)
+    /// Reads the bytes in place (no copy: a TIFF may be hundreds of megabytes).
+    static func pageCount(of bytes: Data) -> Int {
+        bytes.withUnsafeBytes { raw in pageCount(of: raw.bindMemory(to: UInt8.self)) }
+    }
+
+    /// The number of pages in a small byte sequence (copied first), for tests.
+    static func pageCount(of bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { pageCount(of: $0) }
+    }
+
+    /// The number of pages in `data`, at least 1.
+    static func pageCount(of data: UnsafeBufferPointer<UInt8>) -> Int {
         guard data.count >= 8 else { return 1 }
         let littleEndian: Bool
         switch (data[0], data[1]) {

@@ -59,11 +59,18 @@ public struct TextInk: Sendable, Equatable {
     ///   - lightOnDark: the text is lighter than its ground (the image is inverted first).
     ///   - region: only shapes whose centre lies in this rectangle count; nil for all.
     /// - Returns: the rows found; none for an image without text-like ink.
-    public static func find(in image: PoemImage, lightOnDark: Bool = false, within region: BoundingBox? = nil) -> TextInk {
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate the measuring
+    ///   copy: no ink found would wrongly say that nothing was left unread.
+    public static func find(
+        in image: PoemImage, lightOnDark: Bool = false, within region: BoundingBox? = nil
+    ) throws(SnapPoemError) -> TextInk {
         let empty = TextInk(xHeight: 0, rows: [])
-        guard let working = WorkingCopy(ImagePreprocessor.grayscale(image).pix),
-            let binary = WorkingCopy.binarized(working.oriented(invert: lightOnDark))
-        else { return empty }
+        let gray = try ImagePreprocessor.grayscale(image)
+        guard let working = WorkingCopy(gray.pix) else { return empty }  // too small to measure
+        guard let source = working.oriented(invert: lightOnDark) else {
+            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "looking for text-like ink")
+        }
+        guard let binary = WorkingCopy.binarized(source) else { return empty }
         let boxes = binary.shapeBoxes()
         let heights = ImageAnalysis.letterHeights(of: boxes, imageHeight: binary.height)
         guard let xHeight = ImageAnalysis.xHeight(fromLetterHeights: heights) else { return empty }

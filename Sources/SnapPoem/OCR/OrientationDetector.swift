@@ -38,15 +38,23 @@ public final class OrientationDetector: PageOrientationDetecting {
     }
 
     /// Detects how the page in `image` is turned (best on dark text on a light ground,
-    /// letters 15–40 px tall). Returns nil when there is too little text to decide, or when
-    /// the model cannot be loaded.
-    public func detect(_ image: PoemImage) async -> PageOrientation? {
+    /// letters 15–40 px tall). Returns nil when there is too little text to decide.
+    ///
+    /// - Throws: `SnapPoemError` when the model cannot be loaded or memory runs out
+    ///   (`.engineInitializationFailed`, `.outOfMemory` named `SnapPoemError.unnamedImage`).
+    ///   A failed load is tried again on the next call.
+    public func detect(_ image: PoemImage) async throws(SnapPoemError) -> PageOrientation? {
         let engine = self.engine
-        return await withCheckedContinuation { continuation in
+        let result: Result<PageOrientation?, SnapPoemError> = await withCheckedContinuation { continuation in
             queue.async {
-                continuation.resume(returning: engine.loaded()?.detect(image))
+                do throws(SnapPoemError) {
+                    continuation.resume(returning: .success(try engine.loaded().detect(image)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
             }
         }
+        return try result.get()
     }
 
     /// Whether `orientation` is a turn worth applying: not upright, and confident enough.
@@ -63,16 +71,18 @@ public final class OrientationDetector: PageOrientationDetecting {
 private final class OrientationEngineBox: @unchecked Sendable {
     private let tessdata: TessdataLocation
     private var engine: OrientationEngine?
-    private var failed = false
 
     init(tessdata: TessdataLocation) { self.tessdata = tessdata }
 
-    /// The engine, loading it the first time; nil if loading failed (not retried).
-    func loaded() -> OrientationEngine? {
-        if engine == nil && !failed {
-            engine = try? OrientationEngine(tessdataDirectory: tessdata.directory.path)
-            failed = engine == nil
-        }
-        return engine
+    /// The engine, loading it on first use and again after a failed load or an engine left
+    /// damaged by running out of memory.
+    ///
+    /// - Throws: `SnapPoemError` when it cannot be loaded.
+    func loaded() throws(SnapPoemError) -> OrientationEngine {
+        if let engine, !engine.isDamaged { return engine }
+        engine = nil
+        let started = try OrientationEngine(tessdataDirectory: tessdata.directory.path)
+        engine = started
+        return started
     }
 }

@@ -112,9 +112,12 @@ public struct EngineConfiguration: Sendable, Equatable {
 public struct RecognitionOptions: Sendable, Equatable {
     /// How Tesseract finds the text on the page. Default `.auto` (3).
     public var pageSegmentation: PageSegmentationMode
-    /// The resolution to assume, in dots per inch (70–2400). Default 300; Tesseract uses it to
-    /// judge sizes and stops warning that it must estimate it.
+    /// The resolution to assume, in dots per inch (`dotsPerInchRange`, 70–2400; a value
+    /// outside it makes recognition throw `SnapPoemError.invalidOption`). Default 300;
+    /// Tesseract uses it to judge sizes and stops warning that it must estimate it.
     public var dotsPerInch: Int
+    /// The resolutions `dotsPerInch` may take.
+    public static let dotsPerInchRange = 70...2400
     /// The longest the recognition may take, or nil for no limit. Bounds the whole call,
     /// layout analysis included (see `Recognizer.recognize`).
     public var timeLimit: Duration?

@@ -85,9 +85,9 @@ public final class Recognizer: Sendable {
                     // for it if Tesseract is still in layout analysis at limit + grace.
                     control.start()
                     if let limit = control.timeLimit {
-                        let timedOut = RecognizedPage(
-                            text: "", meanConfidence: 0, blocks: [], timedOut: true,
-                            imageWidth: image.width, imageHeight: image.height)
+                        let timedOut = RecognizedPage.timedOutBeforeText(
+                            imageWidth: image.width, imageHeight: image.height, renderings: options.renderings,
+                            dotsPerInch: options.dotsPerInch)
                         Self.timers.asyncAfter(deadline: .now() + (limit + grace).dispatchInterval) {
                             control.markAnswered()
                             gate.resume(with: .success(timedOut))
@@ -95,7 +95,7 @@ public final class Recognizer: Sendable {
                     }
                     let outcome: Result<RecognizedPage, SnapPoemError>
                     do throws(SnapPoemError) {
-                        outcome = .success(try engine.engine.recognize(image, options: options, control: control, name: name))
+                        outcome = .success(try engine.usable().recognize(image, options: options, control: control, name: name))
                     } catch {
                         outcome = .failure(error)
                     }
@@ -161,8 +161,20 @@ extension Duration {
     }
 }
 
-/// Carries the non-`Sendable` engine to the recognizer's queue, the only place it is used.
+/// Carries the non-`Sendable` engine to the recognizer's queue, the only place it is used
+/// (which is what makes the `@unchecked Sendable` sound).
 private final class EngineBox: @unchecked Sendable {
-    let engine: TesseractEngine
+    private(set) var engine: TesseractEngine
     init(_ engine: TesseractEngine) { self.engine = engine }
+
+    /// The engine, replaced by a freshly started one first if the last recognition left it
+    /// damaged (memory ran out inside Tesseract).
+    ///
+    /// - Throws: `SnapPoemError` when the replacement cannot start.
+    func usable() throws(SnapPoemError) -> TesseractEngine {
+        if engine.isDamaged {
+            engine = try TesseractEngine(configuration: engine.configuration)
+        }
+        return engine
+    }
 }

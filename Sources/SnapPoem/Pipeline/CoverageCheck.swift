@@ -69,7 +69,12 @@ public struct CoverageCheck: Sendable {
         name: String = "image"
     ) async throws(SnapPoemError) -> (page: RecognizedPage, coverage: TextCoverage) {
         let interest = options.regionOfInterest
-        let ink = await offloaded { TextInk.find(in: image, lightOnDark: lightOnDark, within: interest) }
+        let ink: TextInk
+        do throws(SnapPoemError) {
+            ink = try await offload { () throws(SnapPoemError) in try TextInk.find(in: image, lightOnDark: lightOnDark, within: interest) }
+        } catch {
+            throw error.naming(name)
+        }
         let before = Self.measure(page, ink: ink)
         guard !before.unreadRegions.isEmpty else { return (page, before) }
         let firstCovered = Self.coveredShapes(of: ink, by: Self.wordBoxes(of: page))
@@ -109,7 +114,12 @@ public struct CoverageCheck: Sendable {
             // Tesseract reads a block of tilted lines as one interleaved line: level it first.
             let tilt = ink.tilt(within: region)
             let levels = abs(tilt) >= ImagePreprocessor.minimumDeskewAngle
-            let level = levels ? await offloaded { ImagePreprocessor.deskewed(crop, angle: -tilt) } : crop
+            let level: PoemImage
+            do throws(SnapPoemError) {
+                level = levels ? try await offload { () throws(SnapPoemError) in try ImagePreprocessor.deskewed(crop, angle: -tilt) } : crop
+            } catch {
+                throw error.naming(name)
+            }
             var found = try await recognizer.recognize(level, options: rereadOptions, name: name)
             if levels { found = Self.turnedBack(found, by: -tilt, from: level, to: crop) }
             if found.timedOut { cutShort = true }

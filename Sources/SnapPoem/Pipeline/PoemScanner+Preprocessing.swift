@@ -15,15 +15,28 @@ extension PoemScanner {
     /// The image steps before recognition. With a region of interest (given in the upright
     /// image's pixels) only a change of scale can be mapped onto the region, so the page is
     /// then neither turned nor deskewed.
-    func preprocess(_ image: PoemImage, options: PreprocessingOptions) async -> (ImagePreprocessor.Stage, PreparedImage) {
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` naming `name` when Leptonica cannot allocate.
+    func preprocess(
+        _ image: PoemImage, options: PreprocessingOptions, name: String
+    ) async throws(SnapPoemError) -> (ImagePreprocessor.Stage, PreparedImage) {
+        let needed = MemoryHeadroom.preprocessingBytes(width: image.width, height: image.height)
+        guard MemoryHeadroom.isAvailable(needed) else {
+            throw .outOfMemory(
+                path: name, stage: "preparing the \(image.width)×\(image.height) image (it needs about \(needed >> 20) MiB more)")
+        }
         var options = options
         if configuration.recognition.regionOfInterest != nil {
             options.detectsOrientation = false
             options.deskews = false
         }
-        let stage = await offloaded { [options] in ImagePreprocessor.start(image, options: options) }
-        let prepared = await offloaded { ImagePreprocessor.finish(stage, turn: nil, applying: false) }
-        return (stage, prepared)
+        do throws(SnapPoemError) {
+            let stage = try await offload { [options] () throws(SnapPoemError) in try ImagePreprocessor.start(image, options: options) }
+            let prepared = try await offload { () throws(SnapPoemError) in try ImagePreprocessor.finish(stage, turn: nil, applying: false) }
+            return (stage, prepared)
+        } catch {
+            throw error.naming(name)
+        }
     }
 
     /// What trying the other orientation gave.
@@ -39,7 +52,8 @@ extension PoemScanner {
     }
 
     /// Detects the orientation of a page that read badly and, if it is confidently turned,
-    /// reads it turned upright.
+    /// reads it turned upright. When detection cannot run (its model does not load, memory
+    /// runs out), the first reading stands and the report's notes say why.
     ///
     /// - Returns: nil when the first reading was good enough (or detection is off).
     func retryIfTurned(
@@ -57,7 +71,15 @@ extension PoemScanner {
         let clock = ContinuousClock()
         let start = clock.now
         var retry = OrientationRetry(better: nil, report: first.report)
-        guard let turn = await orientationDetector.detect(stage.prepared.image) else {
+        let detected: PageOrientation?
+        do throws(SnapPoemError) {
+            detected = try await orientationDetector.detect(stage.prepared.image)
+        } catch {
+            retry.report.notes.append("orientation detection could not run (\(error.naming(name).description))")
+            retry.preprocessTime = clock.now - start
+            return retry
+        }
+        guard let turn = detected else {
             retry.preprocessTime = clock.now - start
             return retry
         }
@@ -66,7 +88,12 @@ extension PoemScanner {
             retry.preprocessTime = clock.now - start
             return retry
         }
-        let turned = await offloaded { ImagePreprocessor.finish(stage, turn: turn, applying: true) }
+        let turned: PreparedImage
+        do throws(SnapPoemError) {
+            turned = try await offload { () throws(SnapPoemError) in try ImagePreprocessor.finish(stage, turn: turn, applying: true) }
+        } catch {
+            throw error.naming(name)
+        }
         retry.preprocessTime = clock.now - start
         if Task.isCancelled { throw .cancelled(path: name) }
         // The time limit holds for the whole scan: the second reading gets what is left of it.

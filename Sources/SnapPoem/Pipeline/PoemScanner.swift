@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The whole pipeline: image file → decoded image → preprocessed image → recognised page →
 /// personalised poem.
@@ -67,11 +68,27 @@ public final class PoemScanner: Sendable {
         let clock = ContinuousClock()
         let limits = configuration.imageLimits
         let decodeStart = clock.now
-        let (image, facts) = try await offload { () throws(SnapPoemError) in
-            try ImageDecoder.decode(fileAt: path, limits: limits)
+        // Reading standard input can wait for ever; cancelling the task stops the wait.
+        let stop = StopFlag()
+        let decoded: Result<(image: PoemImage, facts: ImageFacts), SnapPoemError> = await withTaskCancellationHandler {
+            do throws(SnapPoemError) {
+                return .success(
+                    try await offload { () throws(SnapPoemError) in
+                        try ImageDecoder.decode(fileAt: path, limits: limits, shouldStop: { stop.isRaised })
+                    })
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            stop.raise()
         }
+        let (image, facts) = try decoded.get()
         let decodeTime = clock.now - decodeStart
-        return try await scan(image, facts: facts, name: path, decodeTime: decodeTime, progress: progress)
+        // Errors name standard input "<stdin>", as the decoder's do; the result keeps "-".
+        let name = path == "-" ? "<stdin>" : path
+        var poem = try await scan(image, facts: facts, name: name, decodeTime: decodeTime, progress: progress)
+        poem.source = path
+        return poem
     }
 
     /// Reads the poem in an already decoded image.
@@ -103,7 +120,7 @@ public final class PoemScanner: Sendable {
         let clock = ContinuousClock()
         let options = configuration.preprocessing
         let preprocessStart = clock.now
-        let (stage, firstPreparation) = await preprocess(image, options: options)
+        let (stage, firstPreparation) = try await preprocess(image, options: options, name: name)
         var preparation = firstPreparation
         let prepared = preparation.image
         var preprocessTime = clock.now - preprocessStart
@@ -182,6 +199,15 @@ public final class PoemScanner: Sendable {
         if configuration.keepsUprightImage { poem.uprightImage = image }
         return poem
     }
+}
+
+/// A flag raised once, from any thread, and read from another.
+final class StopFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    /// Raises the flag.
+    func raise() { raised.store(true, ordering: .relaxed) }
+    /// Whether `raise()` was called.
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
 
 /// Runs CPU-heavy work on a Dispatch thread, so that Swift's small cooperative pool stays free.

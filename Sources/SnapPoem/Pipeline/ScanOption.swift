@@ -87,6 +87,9 @@ public enum ScanOptionError: Error, Sendable, Equatable {
     case conflict(option: ScanOption, value: String, other: ScanOption)
     /// The same FIND is given two different replacements; the sources say where each came from.
     case replacedTwice(find: String, first: String, firstSource: String, second: String, secondSource: String)
+    /// More distinct pairs than `ReplacementSet.maximumPairs` were given (`count` of them):
+    /// each pair is tried against every word of the poem, so the work has a bound.
+    case tooManyPairs(count: Int)
 }
 
 extension ScanConfiguration {
@@ -221,8 +224,11 @@ extension ScanConfiguration {
             }
             seen[pair.replacement.find] = pair
         }
+        // A set, not `Array.contains` in a loop: 110 000 pairs took 22 s that way.
         var unique: [Replacement] = []
-        for pair in pairs where !unique.contains(pair.replacement) { unique.append(pair.replacement) }
+        var kept: Set<Replacement> = []
+        for pair in pairs where kept.insert(pair.replacement).inserted { unique.append(pair.replacement) }
+        guard unique.count <= ReplacementSet.maximumPairs else { throw .tooManyPairs(count: unique.count) }
         return ReplacementSet(unique, options: options)
     }
 }

@@ -1,4 +1,5 @@
 import CTesseract
+import CTesseractShim
 import Foundation
 
 /// Process-wide settings of the C libraries, made once, in one place.
@@ -11,6 +12,12 @@ import Foundation
 ///   each thread right before it runs Tesseract (the setting is per thread). The function is
 ///   looked up at run time because Debian ships no linkable `libgomp.so` outside gcc's own
 ///   folder; where it is absent, Tesseract was built without OpenMP and nothing needs doing.
+/// - Tesseract's `debug_file` is set to `/dev/null` once, before the first engine starts
+///   (`ensureTesseract`): it is a process-wide variable read by every engine's messages, so
+///   setting it per engine raced with engines already running. The names of all of
+///   Tesseract's process-wide variables are learnt at the same time
+///   (`processWideVariables`), so that engines can refuse a `-c` of one instead of changing
+///   every other engine in the process.
 enum LibrarySetup {
     /// Runs the one-time, process-wide set-up. Cheap after the first call.
     static func ensure() {
@@ -30,9 +37,105 @@ enum LibrarySetup {
         return unsafeBitCast(symbol, to: SetMaxActiveLevels.self)
     }()
 
+    /// Runs the one-time Tesseract set-up: `debug_file`, and the list of process-wide
+    /// variables. Cheap after the first call.
+    ///
+    /// - Throws: `SnapPoemError.engineInitializationFailed` when Tesseract cannot even create
+    ///   a handle (memory); the next call tries again.
+    static func ensureTesseract() throws(SnapPoemError) {
+        ensure()
+        let names = tesseractSetup.withLock { state -> Set<String>? in
+            if state == nil { state = TesseractProcessSettings.apply() }
+            return state
+        }
+        guard names != nil else {
+            throw .engineInitializationFailed(reason: "out of memory while setting Tesseract up")
+        }
+    }
+
+    /// Tesseract's process-wide ("global") variables, such as `debug_file` and the
+    /// `textord_*` layout settings: setting one on any engine changes it for all of them.
+    /// Empty until `ensureTesseract` succeeded.
+    static var processWideVariables: Set<String> {
+        tesseractSetup.withLock { $0 ?? [] }
+    }
+
+    /// The names found by `ensureTesseract`, nil until it succeeds. Behind a pthread mutex
+    /// (`NSLock`) rather than `Mutex`, whose futex ThreadSanitizer cannot see through when
+    /// engines start on several threads at once.
+    private static let tesseractSetup = LockedValue<Set<String>?>(nil)
+
     /// Keeps OpenMP from starting a thread team on the calling thread. Call on the thread that
     /// is about to run Tesseract, every time (threads of a pool change).
     static func keepTesseractSingleThreaded() {
         setMaxActiveLevels?(0)
+    }
+}
+
+/// A value behind an `NSLock`.
+final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    /// Runs `body` with the value, holding the lock.
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&stored)
+    }
+}
+
+/// The one-time Tesseract settings, made through a throwaway handle.
+private enum TesseractProcessSettings {
+    /// Sets `debug_file` and returns the names of the process-wide variables; nil when
+    /// Tesseract ran out of memory.
+    static func apply() -> Set<String>? {
+        var created: OpaquePointer?
+        guard snap_poem_tess_create(&created) == SNAP_POEM_CALL_RETURNED, let handle = created else { return nil }
+        defer { TessBaseAPIDelete(handle) }
+        // Tesseract prints diagnostics to stderr; route them away, once, for every engine.
+        // Every failure is detected from return values instead, and reported with context.
+        var accepted: Int32 = 0
+        guard snap_poem_tess_set_variable(handle, "debug_file", "/dev/null", &accepted) == SNAP_POEM_CALL_RETURNED else {
+            return nil
+        }
+        return processWideNames(handle)
+    }
+
+    /// Tesseract prints its variables as `name<TAB>value<TAB>help` lines, the process-wide
+    /// ones first, each group ordered int, bool, string, double
+    /// (`ParamUtils::PrintParams`). The process-wide group ends where that order starts
+    /// again: at the first integer after a later type.
+    private static func processWideNames(_ handle: OpaquePointer) -> Set<String>? {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { return nil }
+        let status = snap_poem_tess_print_variables(handle, stream)
+        fclose(stream)
+        defer { free(buffer) }
+        guard status == SNAP_POEM_CALL_RETURNED, let buffer else { return nil }
+        let text = String(cString: buffer)
+        var names: Set<String> = []
+        var lastRank = 0
+        for line in text.split(separator: "\n") {
+            guard let name = line.split(separator: "\t", maxSplits: 1).first.map(String.init) else { continue }
+            guard let rank = typeRank(of: name, on: handle) else { continue }
+            if rank < lastRank { break }
+            lastRank = rank
+            names.insert(name)
+        }
+        return names
+    }
+
+    /// 0 for an integer variable, 1 boolean, 2 string, 3 double; nil for an unknown name.
+    private static func typeRank(of name: String, on handle: OpaquePointer) -> Int? {
+        var integer: Int32 = 0, boolean: Int32 = 0, real: Double = 0
+        if TessBaseAPIGetIntVariable(handle, name, &integer) != 0 { return 0 }
+        if TessBaseAPIGetBoolVariable(handle, name, &boolean) != 0 { return 1 }
+        if TessBaseAPIGetStringVariable(handle, name) != nil { return 2 }
+        if TessBaseAPIGetDoubleVariable(handle, name, &real) != 0 { return 3 }
+        return nil
     }
 }

@@ -5,8 +5,10 @@ import Foundation
 ///
 /// Programming mistakes trap; only the environment (missing language data) and the user's
 /// input (a missing or corrupt file, a bad option) produce these errors. `description` is a
-/// single line meant for a person: `"Lenore.png: not an image (the data is plain text)"`.
-public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible {
+/// single line meant for a person: `"Lenore.png: not an image (the data is plain text)"`;
+/// file names in it are escaped (`OneLine.escaping`) so that a name holding a line break
+/// cannot split it. It is also the error's `localizedDescription` (`LocalizedError`).
+public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The input file does not exist.
     case fileNotFound(path: String)
     /// The input exists but could not be read (permissions, a directory, an I/O error).
@@ -48,9 +50,25 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// crashed: signal 4 (SIGILL)`, `over the per-image limit of 120 s`). Only that image is
     /// lost; the batch goes on with a fresh worker.
     case workerFailed(path: String, reason: String)
+    /// The input is not a regular file (a FIFO, a device, a socket), so it is not read:
+    /// reading one could block forever or never end. `kind` says what it is.
+    case notARegularFile(path: String, kind: String)
+    /// The input holds more bytes than snap-poem reads (`ImageLimits.maxFileBytes`); nothing
+    /// was decoded. `bytes` is the size when known (standard input stops at the limit).
+    case fileTooLarge(path: String, bytes: Int?, limit: Int)
+    /// Memory ran out while working on `path` (Leptonica returned nothing, or Tesseract threw
+    /// `std::bad_alloc`); `stage` says during what. Nothing was half-done.
+    case outOfMemory(path: String, stage: String)
 
     /// A one-line, human-readable explanation naming the file (or option) and the problem.
+    /// Control characters from file names or option values (a line break in a name) are
+    /// escaped, so the message is always exactly one line.
     public var description: String {
+        OneLine.escaping(message)
+    }
+
+    /// The message before escaping.
+    private var message: String {
         switch self {
         case .fileNotFound(let path):
             return "\(path): no such file"
@@ -91,6 +109,29 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): no images in this folder (looked for .png, .jpg, .tif, .webp, .bmp, .gif, .pnm, .jp2 files)"
         case .workerFailed(let path, let reason):
             return "\(path): \(reason)"
+        case .notARegularFile(let path, let kind):
+            return "\(path): not a regular file (\(kind)); snap-poem reads images from regular files, or from standard input as '-'"
+        case .fileTooLarge(let path, let bytes, let limit):
+            let size = bytes.map { "is \(ByteCount.describe($0))" } ?? "holds more"
+            return "\(path): the input \(size), over the limit of \(ByteCount.describe(limit)); nothing was decoded"
+        case .outOfMemory(let path, let stage):
+            return "\(path): out of memory while \(stage); free memory, raise the process's memory limit, or scale the image down"
         }
+    }
+
+    /// The same as `description`, for `LocalizedError` (and so `localizedDescription`).
+    public var errorDescription: String? { description }
+}
+
+extension SnapPoemError {
+    /// The name an image step uses in `outOfMemory` when it does not know the file; the
+    /// pipeline replaces it with the file's name (`naming(_:)`).
+    public static let unnamedImage = "image"
+
+    /// This error with `path` in place of `unnamedImage`, for errors raised by image steps
+    /// that were not told the file's name. Other errors are returned unchanged.
+    public func naming(_ path: String) -> SnapPoemError {
+        if case .outOfMemory(Self.unnamedImage, let stage) = self { return .outOfMemory(path: path, stage: stage) }
+        return self
     }
 }

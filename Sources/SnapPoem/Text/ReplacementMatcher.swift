@@ -307,6 +307,7 @@ struct ReplacementMatcher {
     private func closestWord(to index: Int, caselessText: [Int], positions: TextPositions) -> UnmatchedFind.Suggestion? {
         let target = findCodes[index].map { text.caseless[$0] }
         let wordCount = replacementSet.replacements[index].find.split(separator: " ").count
+        guard wordCount > 0 else { return nil }  // a FIND of spaces only has no word to suggest
         let limit = max(1, (target.count + 1) / 3)
         var best: (distance: Int, range: Range<Int>)?
         var scratch: [Int] = []

@@ -27,6 +27,12 @@ public struct ReplacementSet: Sendable, Equatable, Codable {
         self.options = options
     }
 
+    /// The most pairs the command line and `ReplacementsFile` accept. Applying a set costs
+    /// time in proportion to pairs × words of the text (measured: about 0.1 ms a pair on the
+    /// 60-line "Lenore"; see BENCHMARKS.md), so 10 000 pairs take about a second. A set
+    /// built in code may be larger; it is then just slower.
+    public static let maximumPairs = 10_000
+
     /// Whether the set has no pairs (and so leaves every text as it is).
     public var isEmpty: Bool { replacements.isEmpty }
 

@@ -18,6 +18,7 @@ import Foundation
 ///   contain `=` and `#`). Spaces and tabs around FIND and REPLACE are ignored; REPLACE may be
 ///   empty, to remove FIND.
 /// - A FIND may appear once only.
+/// - At most `ReplacementSet.maximumPairs` (10 000) pairs.
 public enum ReplacementsFile {
     /// The version this build reads and writes.
     public static let version = 1
@@ -28,22 +29,21 @@ public enum ReplacementsFile {
 
     /// Reads and parses the file at `path`.
     ///
-    /// - Throws: `SnapPoemError.fileNotFound`, `.unreadableFile`, or
+    /// Only a regular file is read (a FIFO or `/dev/zero` is refused, never waited on), and
+    /// at most `maximumSize` bytes of it.
+    ///
+    /// - Throws: `SnapPoemError.fileNotFound`, `.unreadableFile`, `.notARegularFile`, or
     ///   `.invalidReplacementsFile` naming the line and what is wrong with it.
     public static func load(path: String) throws(SnapPoemError) -> [Replacement] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .fileNotFound(path: path) }
-        guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "it is a directory") }
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        do throws(SnapPoemError) {
+            data = try InputFile.read(path == "-" ? "./-" : path, limit: maximumSize)
         } catch {
-            throw .unreadableFile(
-                path: path, reason: FileManager.default.isReadableFile(atPath: path) ? error.localizedDescription : "permission denied")
-        }
-        guard data.count <= maximumSize else {
-            throw .invalidReplacementsFile(
-                path: path, line: 1, reason: "the file is larger than 1 MiB; a replacements file holds short FIND=REPLACE lines")
+            if case .fileTooLarge = error {
+                throw .invalidReplacementsFile(
+                    path: path, line: 1, reason: "the file is larger than 1 MiB; a replacements file holds short FIND=REPLACE lines")
+            }
+            throw error
         }
         guard let contents = String(data: data, encoding: .utf8) else {
             let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
@@ -90,6 +90,11 @@ public enum ReplacementsFile {
                     throw .invalidReplacementsFile(path: path, line: number, reason: "'\(find)' is already replaced on line \(earlier)")
                 }
                 firstLine[find] = number
+                guard replacements.count < ReplacementSet.maximumPairs else {
+                    throw .invalidReplacementsFile(
+                        path: path, line: number,
+                        reason: "more than \(ReplacementSet.maximumPairs) pairs; snap-poem takes at most \(ReplacementSet.maximumPairs)")
+                }
                 replacements.append(Replacement(find: find, replaceWith: pair.replacement.trimmingSpaces))
             }
         }

@@ -6,8 +6,8 @@ import Testing
 @Suite("EXIF orientation: every value turns the stored pixels upright, and bad data never traps")
 struct ExifOrientationTests {
     /// The mean absolute grey difference between two images of the same size.
-    static func meanDifference(_ a: PoemImage, _ b: PoemImage) -> Double {
-        let x = ImagePreprocessor.grayscale(a).pix.grayBytes(), y = ImagePreprocessor.grayscale(b).pix.grayBytes()
+    static func meanDifference(_ a: PoemImage, _ b: PoemImage) throws -> Double {
+        let x = try ImagePreprocessor.grayscale(a).pix.grayBytes(), y = try ImagePreprocessor.grayscale(b).pix.grayBytes()
         guard x.count == y.count, !x.isEmpty else { return .infinity }
         return Double(zip(x, y).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(x.count)
     }
@@ -18,16 +18,16 @@ struct ExifOrientationTests {
         let (image, facts) = try ImageDecoder.decode(fileAt: Fixtures.sample("orientation/orientation-\(value).jpg"))
         #expect(facts.orientation == ExifOrientation(rawValue: value))
         #expect((image.width, image.height) == (upright.width, upright.height))
-        let difference = Self.meanDifference(image, upright)
+        let difference = try Self.meanDifference(image, upright)
         #expect(difference < 3, "tag \(value): mean difference \(difference) grey levels")
     }
 
     @Test("The comparison would catch a wrong turn or a missing mirror")
     func comparisonCatchesWrongTurns() throws {
         let (upright, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("orientation/orientation-1.jpg"))
-        #expect(Self.meanDifference(ImagePreprocessor.rotated(upright, clockwiseDegrees: 180), upright) > 10)
+        #expect(try Self.meanDifference(ImagePreprocessor.rotated(upright, clockwiseDegrees: 180), upright) > 10)
         let (mirrored, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("orientation/orientation-2.jpg"))
-        #expect(Self.meanDifference(ImagePreprocessor.rotated(mirrored, clockwiseDegrees: 180), upright) > 10)
+        #expect(try Self.meanDifference(ImagePreprocessor.rotated(mirrored, clockwiseDegrees: 180), upright) > 10)
     }
 
     @Test("The sideways phone photo reads like the upright one")

@@ -71,7 +71,7 @@ struct ImageAnalysisTests {
         let analysis = ImageAnalysis(measuring: image)
         #expect(analysis.xHeight == nil)
         #expect(ImagePreprocessor.measureSkew(image) == nil)
-        let prepared = ImagePreprocessor.process(image, options: PreprocessingOptions(filter: .adaptive))
+        let prepared = try ImagePreprocessor.process(image, options: PreprocessingOptions(filter: .adaptive))
         #expect(prepared.report.scaleFactor == 1)
     }
 }

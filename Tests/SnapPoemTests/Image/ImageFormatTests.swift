@@ -28,7 +28,7 @@ struct ImageFormatTests {
     @Test("The alpha-only PNG is flattened onto white, not read as a black rectangle")
     func alphaFlattenedOntoWhite() throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("formats/stanza-alpha.png"))
-        let gray = ImagePreprocessor.grayscale(image).pix.grayBytes()
+        let gray = try ImagePreprocessor.grayscale(image).pix.grayBytes()
         let white = gray.filter { $0 > 200 }.count
         #expect(Double(white) / Double(gray.count) > 0.8)
     }

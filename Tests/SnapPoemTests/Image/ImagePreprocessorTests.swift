@@ -16,7 +16,7 @@ struct ImagePreprocessorTests {
         let image = try #require(PoemImage.filled(width: width, height: height))
         let size = ImagePreprocessor.targetSize(of: image, mode: .maxDimension(limit), xHeight: nil)
         #expect(size == (expectedWidth, expectedHeight))
-        let scaled = ImagePreprocessor.scaled(image, mode: .maxDimension(limit))
+        let scaled = try ImagePreprocessor.scaled(image, mode: .maxDimension(limit))
         #expect((scaled.width, scaled.height) == (expectedWidth, expectedHeight))
     }
 
@@ -38,7 +38,7 @@ struct ImagePreprocessorTests {
         ])
     func automaticScaling(file: String) throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
-        let prepared = ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
+        let prepared = try ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
         #expect(prepared.report.scaleFactor != 1)
         let after = try #require(ImageAnalysis(measuring: prepared.image).xHeight)
         #expect(ScalingMode.comfortableXHeights.contains(after), "\(file): x-height \(after) after scaling")
@@ -47,7 +47,7 @@ struct ImagePreprocessorTests {
     @Test("A side over Tesseract's 32767 px, or too many pixels, is scaled down with a note")
     func outputLimits() throws {
         let long = try #require(PoemImage.filled(width: 40_000, height: 10))
-        let prepared = ImagePreprocessor.process(long, options: .minimal)
+        let prepared = try ImagePreprocessor.process(long, options: .minimal)
         #expect(prepared.image.width <= PreprocessingOptions.tesseractMaxSide)
         #expect(prepared.report.notes.count == 1)
         #expect(prepared.report.notes.first?.hasPrefix("scaled down to 32767×8 instead of 40000×10") == true)
@@ -55,7 +55,7 @@ struct ImagePreprocessorTests {
         let (photo, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-clean.png"))
         var options = PreprocessingOptions.minimal
         options.maxOutputPixels = 500_000
-        let small = ImagePreprocessor.process(photo, options: options)
+        let small = try ImagePreprocessor.process(photo, options: options)
         #expect(small.image.width * small.image.height <= 500_000)
         #expect(small.report.notes.count == 1)
     }
@@ -74,8 +74,8 @@ struct ImagePreprocessorTests {
     @Test("flatten evens out a shadow: the paper reads alike on both sides")
     func flattenEvensOutShadow() throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-uneven-light.jpg"))
-        func paperLevels(_ image: PoemImage) -> (left: Double, right: Double) {
-            let gray = ImagePreprocessor.grayscale(image)
+        func paperLevels(_ image: PoemImage) throws -> (left: Double, right: Double) {
+            let gray = try ImagePreprocessor.grayscale(image)
             let bytes = gray.pix.grayBytes(), width = gray.width
             func brightest(_ columns: Range<Int>) -> Double {
                 var values: [UInt8] = []
@@ -85,62 +85,62 @@ struct ImagePreprocessorTests {
             }
             return (brightest(0..<(width / 5)), brightest((width * 4 / 5)..<width))
         }
-        let before = paperLevels(image)
+        let before = try paperLevels(image)
         #expect(before.left - before.right > 60)
-        let prepared = ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
+        let prepared = try ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
         #expect(prepared.report.flattened)
-        let after = paperLevels(prepared.image)
+        let after = try paperLevels(prepared.image)
         #expect(abs(after.left - after.right) < 15, "paper left \(after.left), right \(after.right)")
     }
 
     @Test("flatten leaves an evenly lit page exactly as it is")
     func flattenLeavesEvenPages() throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-clean.png"))
-        let prepared = ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
+        let prepared = try ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
         #expect(!prepared.report.flattened && prepared.report.scaleFactor == 1 && prepared.report.deskewAngle == 0)
-        #expect(prepared.image == ImagePreprocessor.grayscale(image))
+        #expect(try prepared.image == ImagePreprocessor.grayscale(image))
     }
 
     @Test("adaptive gives a 1-bit image; light text comes out dark on light")
     func adaptiveAndInversion() throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-inverted.png"))
-        let prepared = ImagePreprocessor.process(image, options: PreprocessingOptions(filter: .adaptive, detectsOrientation: false))
+        let prepared = try ImagePreprocessor.process(image, options: PreprocessingOptions(filter: .adaptive, detectsOrientation: false))
         #expect(prepared.image.bitsPerPixel == 1)
         #expect(prepared.report.inverted)
         #expect(ImageAnalysis(measuring: prepared.image).polarity < -0.5)
-        let kept = ImagePreprocessor.process(image, options: PreprocessingOptions(invertsLightText: false, detectsOrientation: false))
+        let kept = try ImagePreprocessor.process(image, options: PreprocessingOptions(invertsLightText: false, detectsOrientation: false))
         #expect(!kept.report.inverted)
     }
 
     @Test("Deskew straightens the 5° page: the text lines measure level afterwards")
     func deskew() throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-rotated-5deg.jpg"))
-        let prepared = ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
+        let prepared = try ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
         #expect(abs(prepared.report.deskewAngle + 5) < 0.3)
         #expect(prepared.image.width > image.width)  // enlarged canvas: no corner cut off
         let after = try #require(ImagePreprocessor.measureSkew(prepared.image))
         #expect(abs(after.angle) < 0.3, "\(after)")
-        let untouched = ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false, deskews: false))
+        let untouched = try ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false, deskews: false))
         #expect(untouched.report.deskewAngle == 0 && untouched.report.skew == nil)
     }
 
     @Test("Quarter turns compose: four of them give the image back", arguments: [90, 180, 270, -90, 450])
     func quarterTurns(degrees: Int) throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("orientation/orientation-1.jpg"))
-        var turned = ImagePreprocessor.rotated(image, clockwiseDegrees: degrees)
+        var turned = try ImagePreprocessor.rotated(image, clockwiseDegrees: degrees)
         #expect(turned != image)
-        for _ in 0..<3 { turned = ImagePreprocessor.rotated(turned, clockwiseDegrees: degrees) }
+        for _ in 0..<3 { turned = try ImagePreprocessor.rotated(turned, clockwiseDegrees: degrees) }
         #expect(turned == image)
     }
 
     @Test("The tutorial's pipeline is 640 px and black-and-white, nothing more")
     func tutorialPipeline() throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-uneven-light.jpg"))
-        let prepared = ImagePreprocessor.process(image, options: .tutorial)
+        let prepared = try ImagePreprocessor.process(image, options: .tutorial)
         #expect((prepared.image.width, prepared.image.height) == (640, 522))
         #expect(!prepared.report.flattened && !prepared.report.inverted && prepared.report.deskewAngle == 0)
-        let byHand = ImagePreprocessor.filtered(
-            ImagePreprocessor.scaled(ImagePreprocessor.grayscale(image), mode: .maxDimension(640)), with: .blackAndWhite)
+        let byHand = try ImagePreprocessor.filtered(
+            try ImagePreprocessor.scaled(try ImagePreprocessor.grayscale(image), mode: .maxDimension(640)), with: .blackAndWhite)
         #expect(prepared.image == byHand)
     }
 }

@@ -55,7 +55,7 @@ struct PageEdgeTests {
     @Test("The table is painted in the paper's tone and the page is flattened; the report says how much")
     func clearsTable() throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-page-edge-2.5deg.jpg"))
-        let prepared = ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
+        let prepared = try ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false))
         #expect(prepared.report.clearedSurroundShare > 0.15)
         #expect(prepared.report.flattened)
         // The corners were dark wood (grey ≈ 45); now they are as light as the paper.
@@ -67,6 +67,6 @@ struct PageEdgeTests {
         }
         var options = PreprocessingOptions(detectsOrientation: false)
         options.clearsSurround = false
-        #expect(ImagePreprocessor.process(image, options: options).report.clearedSurroundShare == 0)
+        #expect(try ImagePreprocessor.process(image, options: options).report.clearedSurroundShare == 0)
     }
 }

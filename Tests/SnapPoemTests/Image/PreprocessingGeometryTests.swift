@@ -15,7 +15,7 @@ struct PreprocessingGeometryTests {
     /// A white 900×600 grey image with a 9×9 black square centred on each of `marks`.
     static func markedImage() throws -> PoemImage {
         let image = try #require(PoemImage.filled(width: 900, height: 600))
-        let pix = image.pix.transformed("pixCopy") { pixCopy(nil, $0) }
+        let pix = try image.pix.transformed("pixCopy") { pixCopy(nil, $0) }
         for mark in marks {
             let box = try #require(boxCreate(Int32(mark.x - 4.5), Int32(mark.y - 4.5), 9, 9))
             pixSetInRectArbitrary(pix.pointer, box, 0)
@@ -27,7 +27,7 @@ struct PreprocessingGeometryTests {
 
     /// The centres of the dark marks of a grey image, in reading order of their tops.
     static func markCentres(in image: PoemImage) throws -> [ImagePoint] {
-        let gray = ImagePreprocessor.grayscale(image)
+        let gray = try ImagePreprocessor.grayscale(image)
         let binary = try #require(gray.pix.attempt { pixThresholdToBinary($0, 128) })
         let boxes = try #require(pixConnComp(binary.pointer, nil, 8))
         defer {
@@ -51,8 +51,8 @@ struct PreprocessingGeometryTests {
         ])
     func marksComeBack(scale: Double, rotation: Int, deskew: Double) throws {
         let upright = try Self.markedImage()
-        let scaled = ImagePreprocessor.scaled(upright, by: scale)
-        let turned = ImagePreprocessor.rotated(scaled, clockwiseDegrees: rotation)
+        let scaled = try ImagePreprocessor.scaled(upright, by: scale)
+        let turned = try ImagePreprocessor.rotated(scaled, clockwiseDegrees: rotation)
         let recognized = try #require(deskew == 0 ? turned : ImagePreprocessor.rotatedForDeskew(turned, angle: deskew))
         let geometry = PreprocessingGeometry(
             uprightWidth: upright.width, uprightHeight: upright.height, scaledWidth: scaled.width, scaledHeight: scaled.height,
@@ -88,7 +88,7 @@ struct PreprocessingGeometryTests {
         let upright = try Self.markedImage()
         var options = PreprocessingOptions.minimal
         options.scaling = .maxDimension(700)
-        let prepared = ImagePreprocessor.process(upright, options: options)
+        let prepared = try ImagePreprocessor.process(upright, options: options)
         #expect(prepared.report.scaledWidth == 700)
         #expect(prepared.report.scaledHeight == 467)
         let geometry = prepared.report.geometry
@@ -96,7 +96,7 @@ struct PreprocessingGeometryTests {
         for (found, mark) in zip(try Self.markCentres(in: prepared.image), Self.marks) {
             #expect(distance(geometry.uprightPoint(fromRecognized: found), mark) <= 1.0)
         }
-        #expect(ImagePreprocessor.process(upright, options: .minimal).report.geometry.isIdentity)
+        #expect(try ImagePreprocessor.process(upright, options: .minimal).report.geometry.isIdentity)
     }
 
     @Test("A report saved before the scaled size was recorded decodes with it worked out from the scale factor")

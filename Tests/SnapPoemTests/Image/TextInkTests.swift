@@ -22,7 +22,7 @@ struct TextInkTests {
     @Test("Lenore.png: one row per line of the poem, at the poem's x-height")
     func lenore() throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("Lenore.png"))
-        let ink = TextInk.find(in: image)
+        let ink = try TextInk.find(in: image)
         let lines = try Fixtures.groundTruth(for: "Lenore.png").split(separator: "\n").count
         #expect(Self.lineCount(of: ink, tilt: 0) == lines, "\(ink.rows.map(\.box))")
         #expect(abs(ink.xHeight - 21) <= 3, "x-height \(ink.xHeight)")
@@ -34,7 +34,7 @@ struct TextInkTests {
     @Test("Blank paper and a drawing hold no text-like ink", arguments: ["blank.png", "illustration.png"])
     func noText(file: String) throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
-        let ink = TextInk.find(in: image)
+        let ink = try TextInk.find(in: image)
         #expect(ink.rows.isEmpty, "\(file): \(ink.rows.map(\.box))")
         #expect(ink.shapeCount == 0)
     }
@@ -42,8 +42,8 @@ struct TextInkTests {
     @Test("Rows follow tilted lines, and their tilt is measured", arguments: [-4.0, 4.0])
     func tilted(angle: Double) throws {
         let render = try ImageDecoder.decode(fileAt: Fixtures.sample("tilt/lenore-stanzas-3-4.png")).image
-        let tilted = ImagePreprocessor.deskewed(render, angle: angle)
-        let ink = TextInk.find(in: tilted)
+        let tilted = try ImagePreprocessor.deskewed(render, angle: angle)
+        let ink = try TextInk.find(in: tilted)
         #expect(Self.lineCount(of: ink, tilt: angle) == 14, "\(ink.rows.map(\.box))")
         let whole = BoundingBox(left: 0, top: 0, right: tilted.width, bottom: tilted.height)
         #expect(abs(ink.tilt(within: whole) - angle) <= 0.3, "tilt \(ink.tilt(within: whole))")
@@ -53,7 +53,7 @@ struct TextInkTests {
     func region() throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("tilt/lenore-stanzas-3-4.png"))
         let top = BoundingBox(left: 0, top: 0, right: image.width, bottom: image.height / 2)
-        let all = TextInk.find(in: image), upper = TextInk.find(in: image, within: top)
+        let all = try TextInk.find(in: image), upper = try TextInk.find(in: image, within: top)
         #expect(upper.rows.count > 3 && upper.rows.count < all.rows.count)
         #expect(upper.rows.allSatisfy { $0.box.bottom <= top.bottom + 30 })
     }

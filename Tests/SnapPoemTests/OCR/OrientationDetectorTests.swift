@@ -10,7 +10,7 @@ struct OrientationDetectorTests {
     /// What the detector sees in the pipeline: the image after scaling, inversion and flattening.
     static func stage(_ file: String) throws -> PoemImage {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
-        return ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false, deskews: false)).image
+        return try ImagePreprocessor.process(image, options: PreprocessingOptions(detectsOrientation: false, deskews: false)).image
     }
 
     @Test("No upright sample is ever given a confident turn", arguments: ImageAnalysisTests.uprightSamples + ["blank.png"])
@@ -37,11 +37,11 @@ struct OrientationDetectorTests {
     func pipelineWithDetector() async throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-rotated-180.png"))
         let detector = try await Self.detector.value
-        let prepared = await ImagePreprocessor.process(image, options: PreprocessingOptions(), orientation: detector)
+        let prepared = try await ImagePreprocessor.process(image, options: PreprocessingOptions(), orientation: detector)
         #expect(prepared.report.rotation == 180)
         #expect(prepared.report.skew.map { abs($0.angle) < 0.3 } == true)
         let (upright, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-clean.png"))
-        let kept = await ImagePreprocessor.process(upright, options: PreprocessingOptions(), orientation: detector)
+        let kept = try await ImagePreprocessor.process(upright, options: PreprocessingOptions(), orientation: detector)
         #expect(kept.report.rotation == 0)
         #expect(kept.report.orientationConfidence != nil)
     }

@@ -6,7 +6,7 @@ import Testing
 /// Decodes and prepares a sample the way the pipeline does.
 func preparedSample(_ name: String, scaling: ScalingMode = .maxDimension(4000)) throws -> PoemImage {
     let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(name))
-    return ImagePreprocessor.prepare(image, options: PreprocessingOptions(scaling: scaling))
+    return try ImagePreprocessor.prepare(image, options: PreprocessingOptions(scaling: scaling))
 }
 
 @Suite("Recognizer: structured results and Tesseract options")
@@ -136,7 +136,7 @@ struct EngineStartupTests {
 
     @Test(
         "Unknown variables and values of the wrong type are errors",
-        arguments: [("no_such_variable", "1"), ("preserve_interword_spaces", "banana"), ("textord_min_xheight", "x")])
+        arguments: [("no_such_variable", "1"), ("preserve_interword_spaces", "banana"), ("tessedit_pageseg_mode", "x")])
     func badVariable(name: String, value: String) async {
         await #expect(throws: SnapPoemError.self) {
             _ = try await Recognizer(configuration: EngineConfiguration(variables: [name: value]))
@@ -146,7 +146,7 @@ struct EngineStartupTests {
     @Test("A known variable with a fitting value is accepted")
     func goodVariable() async throws {
         _ = try await Recognizer(
-            configuration: EngineConfiguration(variables: ["preserve_interword_spaces": "1", "textord_min_xheight": "8"]))
+            configuration: EngineConfiguration(variables: ["preserve_interword_spaces": "1", "tessedit_pageseg_mode": "6"]))
     }
 
     @Test("The legacy engine is refused with a clear reason when the data is LSTM-only")

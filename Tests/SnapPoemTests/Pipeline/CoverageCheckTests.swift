@@ -15,7 +15,7 @@ struct CoverageCheckTests {
 
     /// A render turned `degrees` clockwise on white.
     static func tilted(_ render: String, clockwiseDegrees degrees: Double) throws -> PoemImage {
-        ImagePreprocessor.deskewed(try ImageDecoder.decode(fileAt: Fixtures.sample(render)).image, angle: degrees)
+        try ImagePreprocessor.deskewed(try ImageDecoder.decode(fileAt: Fixtures.sample(render)).image, angle: degrees)
     }
 
     @Test("A page Tesseract reads whole is complete at once, and nothing is read again")
@@ -65,7 +65,7 @@ struct CoverageCheckTests {
         #expect(coverage.unreadRegions.count >= 1 && coverage.rereadRegions.isEmpty)
         #expect(coverage.coveredAfterReread == coverage.coveredBeforeReread && coverage.coveredBeforeReread < 0.5)
         // The regions cover the skipped rows: every row of ink outside the words read lies in one.
-        let ink = TextInk.find(in: image)
+        let ink = try TextInk.find(in: image)
         let measured = CoverageCheck.measure(page, ink: ink)
         #expect(measured.unreadRegions == coverage.unreadRegions)
     }

@@ -67,18 +67,18 @@ struct PhotoPipelineTests {
     func ownPipeline() async throws {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-rotated-5deg.jpg"))
         let analysis = ImageAnalysis(measuring: image)
-        var step = ImagePreprocessor.grayscale(image)
-        step = ImagePreprocessor.scaled(step, mode: .automatic)
-        if analysis.isLightOnDark { step = ImagePreprocessor.inverted(step) }
-        step = ImagePreprocessor.flattenedBackground(step, xHeight: 24)
+        var step = try ImagePreprocessor.grayscale(image)
+        step = try ImagePreprocessor.scaled(step, mode: .automatic)
+        if analysis.isLightOnDark { step = try ImagePreprocessor.inverted(step) }
+        step = try ImagePreprocessor.flattenedBackground(step, xHeight: 24)
         if let skew = ImagePreprocessor.measureSkew(step), ImagePreprocessor.shouldDeskew(skew) {
-            step = ImagePreprocessor.deskewed(step, angle: skew.angle)
+            step = try ImagePreprocessor.deskewed(step, angle: skew.angle)
         }
         let detector = try OrientationDetector()
-        if let turn = await detector.detect(step), OrientationDetector.shouldRotate(turn) {
-            step = ImagePreprocessor.rotated(step, clockwiseDegrees: turn.rotation)
+        if let turn = try await detector.detect(step), OrientationDetector.shouldRotate(turn) {
+            step = try ImagePreprocessor.rotated(step, clockwiseDegrees: turn.rotation)
         }
-        step = ImagePreprocessor.binarized(step)
+        step = try ImagePreprocessor.binarized(step)
         #expect(step.bitsPerPixel == 1)
         let recognizer = try await Recognizer()
         let page = try await recognizer.recognize(step)

@@ -22,10 +22,10 @@ enum TiltedPage {
     /// `image` (8-bit grey, upright) with its text turned `degrees` clockwise (negative:
     /// counter-clockwise), set on `background` (`pixRotate`, `pixAddBorderGeneral`).
     static func make(_ image: PoemImage, clockwiseDegrees degrees: Double, on background: Background) throws -> PoemImage {
-        let gray = ImagePreprocessor.grayscale(image)
+        let gray = try ImagePreprocessor.grayscale(image)
         switch background {
         case .white:
-            return ImagePreprocessor.deskewed(gray, angle: degrees)
+            return try ImagePreprocessor.deskewed(gray, angle: degrees)
         case .darkTable:
             // A white margin first, so that turning inside the sheet cuts no text off.
             let margin = Int(Double(max(gray.width, gray.height)) * 0.08)

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Builds snap-poem's libFuzzer targets (Fuzz/Targets/*.swift) against the library sources,
+# with AddressSanitizer, and runs them.
+#
+#   Scripts/fuzz.sh --smoke [TARGET...]        replay each committed seed corpus once (make test)
+#   Scripts/fuzz.sh --seconds N [TARGET...]    fuzz each target for N seconds, one after another
+#   Scripts/fuzz.sh --build [TARGET...]        only build
+#
+# A target is one Swift file defining LLVMFuzzerTestOneInput; its first line names the
+# modules it needs ("// fuzz-modules: SnapPoem SnapPoemCLI"), which are compiled from
+# Sources/ with coverage and ASan into .build/fuzz. Seeds: Fuzz/Corpus/TARGET (committed).
+# New inputs found while fuzzing go to .build/fuzz/corpus/TARGET, never into the seeds;
+# crashes, leaks and timeouts to .build/fuzz/findings/. Each run's libFuzzer log is kept in
+# .build/fuzz/TARGET.log and its last line (executions, rate) is printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=smoke seconds=60
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --smoke) mode=smoke ;;
+    --build) mode=build ;;
+    --seconds) mode=fuzz seconds=$2; shift ;;
+    *) targets+=("$1") ;;
+  esac
+  shift
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  for file in Fuzz/Targets/*.swift; do targets+=("$(basename "$file" .swift)"); done
+fi
+
+out=.build/fuzz
+mkdir -p "$out/modules" "$out/findings" "$out/corpus"
+sanitize=(-sanitize=fuzzer,address)
+swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing "${sanitize[@]}"
+  -I Sources/CTesseract -I "$out/modules" -Xcc -I/usr/include/leptonica)
+c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address -I/usr/include/leptonica)
+
+# CTesseractShim and CProcessGuard: C/C++ objects and module maps the Swift modules import.
+build_c_targets() {
+  [ "$out/modules/c.stamp" -nt Sources/CTesseractShim/TesseractShim.cpp ] &&
+    [ "$out/modules/c.stamp" -nt Sources/CProcessGuard/ProcessGuard.c ] && return
+  clang++ "${c_flags[@]}" -std=c++17 -I Sources/CTesseractShim/include -c Sources/CTesseractShim/TesseractShim.cpp \
+    -o "$out/modules/CTesseractShim.o"
+  clang "${c_flags[@]}" -I Sources/CProcessGuard/include -c Sources/CProcessGuard/ProcessGuard.c -o "$out/modules/CProcessGuard.o"
+  cat > "$out/modules/module.modulemap" <<MAP
+module CTesseractShim {
+    header "$PWD/Sources/CTesseractShim/include/TesseractShim.h"
+    export *
+}
+module CProcessGuard {
+    header "$PWD/Sources/CProcessGuard/include/ProcessGuard.h"
+    export *
+}
+MAP
+  touch "$out/modules/c.stamp"
+}
+
+# A Swift module from Sources/NAME, rebuilt when any of its files changed.
+build_module() {
+  local name=$1 sources
+  mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+  local object="$out/modules/$name.o"
+  if [ -f "$object" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$object" | head -1)" ]; then return; fi
+  echo "fuzz: compiling $name (${#sources[@]} files)"
+  swiftc "${swift_flags[@]}" -module-name "$name" -wmo -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
+    -c "${sources[@]}" -o "$object" 2> >(grep -v "warning: " >&2 || true)
+}
+
+build_target() {
+  local target=$1 file="Fuzz/Targets/$1.swift"
+  [ -f "$file" ] || { echo "fuzz: no target $file" >&2; exit 64; }
+  local modules objects=()
+  read -r -a modules <<<"$(sed -n '1s#^// fuzz-modules:##p' "$file")"
+  for module in "${modules[@]}"; do
+    build_module "$module"
+    objects+=("$out/modules/$module.o")
+  done
+  local binary="$out/fuzz-$target"
+  if [ -f "$binary" ] && [ -z "$(find "$file" "${objects[@]}" -newer "$binary" | head -1)" ]; then return; fi
+  echo "fuzz: linking fuzz-$target"
+  swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" "$file" "${objects[@]}" \
+    "$out/modules/CTesseractShim.o" "$out/modules/CProcessGuard.o" -ltesseract -llept -lstdc++ -o "$binary" \
+    2> >(grep -v -e "warning: " -e "Cannot export local symbol" >&2 || true)
+}
+
+build_c_targets
+for target in "${targets[@]}"; do build_target "$target"; done
+[ "$mode" = build ] && exit 0
+
+status=0
+for target in "${targets[@]}"; do
+  seeds="Fuzz/Corpus/$target"
+  log="$out/$target.log"
+  common=(-rss_limit_mb=2048 -timeout=20 -max_len=65536 -artifact_prefix="$out/findings/$target-" -print_final_stats=1)
+  if [ "$mode" = smoke ]; then
+    # Every seed once: a crash, a leak or a timeout on any of them fails make test.
+    if ! "$out/fuzz-$target" "${common[@]}" -runs=0 "$seeds" >"$log" 2>&1; then
+      echo "fuzz: $target: a seed failed; see $log" >&2
+      tail -30 "$log" >&2
+      status=1
+      continue
+    fi
+    echo "fuzz: $target: $(find "$seeds" -type f | wc -l) seeds replayed clean"
+  else
+    mkdir -p "$out/corpus/$target"
+    if ! nice "$out/fuzz-$target" "${common[@]}" -max_total_time="$seconds" "$out/corpus/$target" "$seeds" >"$log" 2>&1; then
+      echo "fuzz: $target: FINDING; see $log and $out/findings/" >&2
+      tail -40 "$log" >&2
+      status=1
+      continue
+    fi
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    corpus=$(find "$out/corpus/$target" -type f | wc -l)
+    echo "fuzz: $target: ${seconds} s, ${runs} executions (${rate}/s), no finding; corpus ${corpus} inputs"
+  fi
+done
+exit $status

@@ -1,0 +1,74 @@
+// Tesseract's C API calls that allocate, wrapped so that a C++ exception thrown inside
+// Tesseract (std::bad_alloc when memory runs out) ends as a status code in this C++ layer
+// instead of unwinding into Swift frames, where it would terminate the process.
+//
+// Each function runs one C API call inside try/catch and reports how it ended; the call's
+// own result goes to an out-parameter, which is set only when the call returned.
+#ifndef SNAP_POEM_TESSERACT_SHIM_H
+#define SNAP_POEM_TESSERACT_SHIM_H
+
+#include <stdio.h>
+
+#include <leptonica/allheaders.h>
+#include <tesseract/capi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// How a guarded call ended.
+typedef enum {
+    /// The call returned normally; its result is in the out-parameter.
+    SNAP_POEM_CALL_RETURNED = 0,
+    /// Tesseract threw std::bad_alloc (or std::length_error from a container): out of memory.
+    SNAP_POEM_CALL_OUT_OF_MEMORY = 1,
+    /// Tesseract threw some other C++ exception.
+    SNAP_POEM_CALL_THREW = 2,
+} snap_poem_call_status;
+
+/// TessBaseAPICreate.
+snap_poem_call_status snap_poem_tess_create(TessBaseAPI **handle);
+/// TessBaseAPISetVariable; `*accepted` is its result.
+snap_poem_call_status snap_poem_tess_set_variable(TessBaseAPI *handle, const char *name, const char *value,
+                                                  int *accepted);
+/// TessBaseAPIInit4 with no config files and `set_only_non_debug_params` false.
+snap_poem_call_status snap_poem_tess_init4(TessBaseAPI *handle, const char *datapath, const char *language,
+                                           TessOcrEngineMode mode, char **names, char **values, size_t count,
+                                           int *result);
+/// TessBaseAPIInit3.
+snap_poem_call_status snap_poem_tess_init3(TessBaseAPI *handle, const char *datapath, const char *language,
+                                           int *result);
+/// TessBaseAPIGetLoadedLanguagesAsVector (free the result with TessDeleteTextArray).
+snap_poem_call_status snap_poem_tess_loaded_languages(const TessBaseAPI *handle, char ***languages);
+/// TessBaseAPIPrintVariables.
+snap_poem_call_status snap_poem_tess_print_variables(const TessBaseAPI *handle, FILE *file);
+/// TessBaseAPISetImage2.
+snap_poem_call_status snap_poem_tess_set_image2(TessBaseAPI *handle, struct Pix *pix);
+/// TessMonitorCreate.
+snap_poem_call_status snap_poem_tess_monitor_create(ETEXT_DESC **monitor);
+/// TessBaseAPIRecognize; `*result` is its result (0 on success).
+snap_poem_call_status snap_poem_tess_recognize(TessBaseAPI *handle, ETEXT_DESC *monitor, int *result);
+/// TessBaseAPIGetUTF8Text (free with TessDeleteText).
+snap_poem_call_status snap_poem_tess_utf8_text(TessBaseAPI *handle, char **text);
+/// TessBaseAPIGetHOCRText, TessBaseAPIGetTsvText or TessBaseAPIGetAltoText for `kind` 0, 1
+/// or 2 (free with TessDeleteText).
+snap_poem_call_status snap_poem_tess_rendering(TessBaseAPI *handle, int kind, char **text);
+/// TessBaseAPIMeanTextConf.
+snap_poem_call_status snap_poem_tess_mean_text_conf(TessBaseAPI *handle, int *confidence);
+/// TessBaseAPIGetIterator (free with TessResultIteratorDelete).
+snap_poem_call_status snap_poem_tess_iterator(TessBaseAPI *handle, TessResultIterator **iterator);
+/// TessResultIteratorGetUTF8Text (free with TessDeleteText).
+snap_poem_call_status snap_poem_tess_iterator_text(const TessResultIterator *iterator, TessPageIteratorLevel level,
+                                                   char **text);
+/// TessResultIteratorNext; `*more` is its result.
+snap_poem_call_status snap_poem_tess_iterator_next(TessResultIterator *iterator, TessPageIteratorLevel level,
+                                                   int *more);
+/// TessBaseAPIDetectOrientationScript; `*result` is its result (true on success).
+snap_poem_call_status snap_poem_tess_detect_orientation(TessBaseAPI *handle, int *degrees, float *confidence,
+                                                        const char **script, float *script_confidence, int *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Reads a whole input (an image, a replacements file, standard input) into memory, safely
+/// whatever the path names.
+///
+/// - Only regular files are read: a FIFO, a device (`/dev/zero`), a socket or a folder is
+///   refused from `fstat` on the opened descriptor (opened with `O_NONBLOCK`, so opening a
+///   FIFO without a writer cannot block, and the check cannot race a rename).
+/// - At most `limit` bytes: a larger file is refused from its size before anything is read;
+///   standard input, whose size is unknown, is read until it passes the limit.
+/// - The bytes are copied into memory, never mapped: a mapped file that another program
+///   truncates would kill the process with SIGBUS.
+/// - Running out of memory for the buffer is an error, not a trap.
+/// - Standard input is read in slices, checking `shouldStop` every 100 ms while it waits,
+///   so Ctrl-C stops a read from a terminal or a pipe that never ends.
+enum InputFile {
+    /// How standard input is named in errors.
+    static let standardInputName = "<stdin>"
+
+    /// Reads the regular file at `path` (`"-"` reads standard input).
+    ///
+    /// - Throws: `SnapPoemError.fileNotFound`, `.unreadableFile` (permission, a folder, an
+    ///   I/O error), `.notARegularFile`, `.fileTooLarge`, `.outOfMemory`, or `.cancelled`
+    ///   when `shouldStop` answered true while standard input was awaited.
+    static func read(
+        _ path: String, limit: Int, shouldStop: () -> Bool = { false }
+    ) throws(SnapPoemError) -> Data {
+        if path == "-" { return try readStandardInput(limit: limit, shouldStop: shouldStop) }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw openFailure(errno, path: path) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw .unreadableFile(path: path, reason: systemReason(errno))
+        }
+        let kind = status.st_mode & S_IFMT
+        if kind == S_IFDIR { throw .unreadableFile(path: path, reason: "it is a directory") }
+        guard kind == S_IFREG else { throw .notARegularFile(path: path, kind: describe(fileType: kind)) }
+        let size = Int(status.st_size)
+        guard size <= limit else { throw .fileTooLarge(path: path, bytes: size, limit: limit) }
+        return try readAll(descriptor, name: path, expected: size, limit: limit, shouldStop: { false })
+    }
+
+    /// Reads standard input to its end, up to `limit` bytes.
+    static func readStandardInput(limit: Int, shouldStop: () -> Bool) throws(SnapPoemError) -> Data {
+        let name = standardInputName
+        var status = stat()
+        guard fstat(STDIN_FILENO, &status) == 0 else {
+            throw .unreadableFile(path: name, reason: errno == EBADF ? "standard input is closed" : systemReason(errno))
+        }
+        let kind = status.st_mode & S_IFMT
+        if kind == S_IFDIR { throw .unreadableFile(path: name, reason: "it is a directory") }
+        var expected = 0
+        if kind == S_IFREG {
+            // A file redirected with `<`: its size is known, what is left of it is read.
+            let position = lseek(STDIN_FILENO, 0, SEEK_CUR)
+            let remaining = Int(status.st_size) - Int(max(position, 0))
+            guard remaining <= limit else { throw .fileTooLarge(path: name, bytes: remaining, limit: limit) }
+            expected = max(remaining, 0)
+        }
+        return try readAll(STDIN_FILENO, name: name, expected: expected, limit: limit, shouldStop: shouldStop)
+    }
+
+    /// Reads a pipe, terminal or other stream to its end, at most `limit` bytes, asking
+    /// `shouldStop` every 100 ms while it waits for data.
+    ///
+    /// - Throws: `SnapPoemError.fileTooLarge`, `.unreadableFile`, `.outOfMemory`, `.cancelled`.
+    static func readStream(
+        _ descriptor: Int32, name: String, limit: Int, shouldStop: () -> Bool
+    ) throws(SnapPoemError) -> Data {
+        try readAll(descriptor, name: name, expected: 0, limit: limit, shouldStop: shouldStop)
+    }
+
+    /// Reads `descriptor` to its end into one buffer, growing it as needed, at most `limit`
+    /// bytes. Waits for data with `poll` in slices of 100 ms, asking `shouldStop` in between.
+    private static func readAll(
+        _ descriptor: Int32, name: String, expected: Int, limit: Int, shouldStop: () -> Bool
+    ) throws(SnapPoemError) -> Data {
+        let buffer = try GrowableBuffer(capacity: min(max(expected, 1), limit) + 1, name: name)
+        while true {
+            if buffer.count > limit { throw .fileTooLarge(path: name, bytes: nil, limit: limit) }
+            if buffer.count == buffer.capacity {
+                try buffer.grow(to: min(limit + 1, max(buffer.capacity * 2, 1 << 20)), name: name)
+            }
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, 100)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .unreadableFile(path: name, reason: systemReason(errno))
+            }
+            if ready == 0 {
+                if shouldStop() { throw .cancelled(path: name) }
+                continue
+            }
+            let count = buffer.readMore(from: descriptor)
+            if count == 0 { break }
+            if count < 0 {
+                let code = errno
+                if code == EINTR || code == EAGAIN { continue }
+                throw .unreadableFile(path: name, reason: systemReason(code))
+            }
+            if shouldStop() { throw .cancelled(path: name) }
+        }
+        return buffer.take()
+    }
+
+    /// The error for a failed `open`.
+    private static func openFailure(_ code: Int32, path: String) -> SnapPoemError {
+        switch code {
+        case ENOENT, ENOTDIR: .fileNotFound(path: path)
+        case EACCES, EPERM: .unreadableFile(path: path, reason: "permission denied")
+        case ENXIO: .notARegularFile(path: path, kind: "a socket or a device without a driver")
+        case ENOMEM: .outOfMemory(path: path, stage: "opening the file")
+        default: .unreadableFile(path: path, reason: systemReason(code))
+        }
+    }
+
+    /// What a file of type `kind` (`st_mode & S_IFMT`) is, in words.
+    static func describe(fileType kind: mode_t) -> String {
+        switch kind {
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        case S_IFDIR: "a directory"
+        default: "a special file"
+        }
+    }
+
+    /// `strerror`, in lower case to sit inside a sentence.
+    static func systemReason(_ code: Int32) -> String {
+        String(cString: strerror(code)).lowercased()
+    }
+}
+
+/// A byte buffer from `malloc`, so that running out of memory is an error, not a trap, and
+/// whose bytes become `Data` without a copy. Freed in `deinit` unless taken.
+private final class GrowableBuffer {
+    private var bytes: UnsafeMutableRawPointer?
+    private(set) var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int, name: String) throws(SnapPoemError) {
+        guard let allocated = malloc(capacity) else { throw .outOfMemory(path: name, stage: "reading the input") }
+        bytes = allocated
+        self.capacity = capacity
+    }
+
+    deinit { free(bytes) }
+
+    /// Enlarges the buffer to `newCapacity` bytes, keeping its contents.
+    func grow(to newCapacity: Int, name: String) throws(SnapPoemError) {
+        guard newCapacity > capacity else { return }
+        guard let moved = realloc(bytes, newCapacity) else {
+            throw .outOfMemory(path: name, stage: "reading the input (\(ByteCount.describe(newCapacity)))")
+        }
+        bytes = moved
+        capacity = newCapacity
+    }
+
+    /// One `read` into the free space; returns its result (bytes read, 0 at the end, −1).
+    func readMore(from descriptor: Int32) -> Int {
+        guard let bytes, count < capacity else { return -1 }
+        let result = Foundation.read(descriptor, bytes + count, capacity - count)
+        if result > 0 { count += result }
+        return result
+    }
+
+    /// The bytes read, as `Data` that frees the buffer when it goes.
+    func take() -> Data {
+        guard let owned = bytes else { return Data() }
+        bytes = nil
+        if count == 0 {
+            free(owned)
+            return Data()
+        }
+        return Data(bytesNoCopy: owned, count: count, deallocator: .free)
+    }
+}

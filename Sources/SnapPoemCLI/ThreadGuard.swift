@@ -1,0 +1,41 @@
+import CProcessGuard
+import Foundation
+import SnapPoem
+import Synchronization
+
+/// Ends the process with one clear error line when libdispatch cannot create a thread.
+///
+/// libdispatch answers a failed `pthread_create` (EAGAIN: memory exhausted under
+/// `ulimit -v`, or a thread limit) by sleeping a second and trying again, for ever, so a
+/// run under a tight memory limit hung instead of failing. `CProcessGuard` puts a
+/// `pthread_create` in front of glibc's; once `install` has armed it, such a failure calls
+/// `threadCreationFailed`, which removes unfinished output files, says what happened and
+/// exits with 69. Nothing was written by then that could be left half-done.
+enum ThreadGuard {
+    /// The console the failure is reported on.
+    fileprivate static let reportingConsole = Mutex<Console?>(nil)
+
+    /// Arms the guard for this process (the executable's `main` only).
+    static func install(console: Console) {
+        reportingConsole.withLock { $0 = console }
+        _ = snap_poem_guard_dispatch_threads(threadCreationFailed)
+    }
+
+    /// The message for a thread that could not be created, naming the memory limit if any.
+    static func message(error: Int32) -> String {
+        var limit = rlimit()
+        var detail = error == EAGAIN ? "out of memory, or the process's thread limit reached" : String(cString: strerror(error))
+        if getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
+            detail += "; the address-space limit (ulimit -v) is \(limit.rlim_cur / (1 << 20)) MiB"
+        }
+        return "snap-poem: error: cannot start a thread (\(detail)); raise the limit or free memory\n"
+    }
+}
+
+/// Called by `CProcessGuard` on the thread whose `pthread_create` failed; never returns.
+private let threadCreationFailed: snap_poem_thread_failure_handler = { error in
+    OutputFile.removeUnfinishedFiles()
+    let console = ThreadGuard.reportingConsole.withLock { $0 }
+    console?.writeError(ThreadGuard.message(error: error))
+    _exit(ExitCode.ocrUnavailable.rawValue)
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Rows 5, 6, 7 and 9 of the hardening issue: under `ulimit -v` snap-poem used to trap
+/// (a nil from Leptonica), abort (Tesseract's `std::bad_alloc`), hang (libdispatch retrying
+/// a thread for ever, even for `--version`) or blame the file ("JPEG data is damaged").
+/// Every run below must end by itself, by exit code rather than a signal, with one error
+/// line that says memory ran out.
+@Suite(
+    "Under a memory limit (ulimit -v): an error that says so, never a trap, abort or hang",
+    .enabled(if: Spawned.memoryLimitsUnavailable == nil, "not under AddressSanitizer"))
+struct MemoryLimitTests {
+    static let photo = Fixtures.sample("photo-phone-size.jpg")
+
+    @Test("--version, --help and a usage error answer under 150 MB, where no thread can start")
+    func answersWithoutThreads() async throws {
+        let version = try await Spawned.run(["--version"], memoryLimitKilobytes: 150 * 1024, timeout: .seconds(30))
+        #expect(!version.timedOut && version.status == 0)
+        #expect(String(decoding: version.output, as: UTF8.self).hasPrefix("snap-poem "))
+        let help = try await Spawned.run(["--help"], memoryLimitKilobytes: 150 * 1024, timeout: .seconds(30))
+        #expect(!help.timedOut && help.status == 0)
+        let usage = try await Spawned.run(["--jobs", "0", "x.png"], memoryLimitKilobytes: 150 * 1024, timeout: .seconds(30))
+        #expect(!usage.timedOut && usage.status == 64)
+    }
+
+    /// What each limit gave, for the test that checks every mechanism was met.
+    static let seen = Mutex<[Int: String]>([:])
+
+    /// From where no thread can start to where the photo is read (about 380 MB).
+    static let limits = Array(stride(from: 140, through: 400, by: 20)) + [440, 480]
+
+    @Test("A 12-megapixel photo under limits from 140 to 480 MB", arguments: limits)
+    func photoUnderLimit(megabytes: Int) async throws {
+        let run = try await Spawned.run([Self.photo], memoryLimitKilobytes: megabytes * 1024, timeout: .seconds(120))
+        #expect(!run.timedOut, "\(megabytes) MB: hung")
+        #expect(run.signal == nil, "\(megabytes) MB: killed by signal \(run.signal ?? 0): \(run.error)")
+        if run.status == 0 {
+            #expect(!run.output.isEmpty)
+            Self.seen.withLock { $0[megabytes] = "read" }
+            return
+        }
+        #expect([1, 69].contains(run.status), "\(megabytes) MB: exit \(run.status)")
+        #expect(run.output.isEmpty)
+        #expect(run.errorLines.count == 1, "\(megabytes) MB: \(run.error)")
+        let line = String(run.errorLines.first ?? "")
+        #expect(line.hasPrefix("snap-poem: error: "))
+        #expect(line.contains("out of memory"), "\(megabytes) MB: \(line)")
+        #expect(!line.contains("damaged"))
+        Self.seen.withLock { $0[megabytes] = line }
+    }
+
+    @Test("Across the limits, each failure is met and named: Tesseract's start, the JPEG decoder, a Leptonica step")
+    func everyMechanism() async throws {
+        var lines: [Int: String] = Self.seen.withLock { $0 }
+        // Run the sweep here too when this test runs first or alone.
+        for megabytes in Self.limits where lines[megabytes] == nil {
+            let run = try await Spawned.run([Self.photo], memoryLimitKilobytes: megabytes * 1024, timeout: .seconds(120))
+            lines[megabytes] = run.status == 0 ? "read" : String(run.errorLines.first ?? "")
+        }
+        let all = lines.values
+        #expect(all.contains { $0.contains("Tesseract could not start: out of memory") }, "\(lines)")
+        #expect(all.contains { $0.contains("out of memory while decoding the 4032×3024 JPEG image") }, "\(lines)")
+        #expect(all.contains { $0.contains("out of memory while running Leptonica's ") }, "\(lines)")
+        #expect(all.contains { $0 == "read" }, "480 MB should be enough: \(lines)")
+    }
+
+    @Test("--jobs 8 under 300 MB, where one engine fits but not eight: exit 69, not a quieter batch with fewer workers")
+    func workersThatCannotStart() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = try Data(contentsOf: Fixtures.root.appendingPathComponent("Fuzz/Corpus/image/png-gray-16x8.png"))
+        for index in 1...8 { try image.write(to: folder.appendingPathComponent("p\(index).png")) }
+        let run = try await Spawned.run(["--jobs", "8", folder.path], memoryLimitKilobytes: 300 * 1024, timeout: .seconds(120))
+        #expect(!run.timedOut && run.signal == nil)
+        #expect(run.status == 69, "\(run.error)")
+        #expect(run.errorLines.count == 1 && run.error.contains("out of memory"), "\(run.error)")
+        #expect(run.output.isEmpty)
+    }
+}

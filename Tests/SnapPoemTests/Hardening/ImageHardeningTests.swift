@@ -1,0 +1,140 @@
+import CTesseract
+import Foundation
+import Testing
+
+@testable import SnapPoem
+
+/// Row 3 (GIF sizes from the header, animated GIFs), row 5 (a nil from Leptonica), the
+/// shared-image review point (a clone from `pixRotate`), and row 10's escaping.
+@Suite("Images: sizes from headers, first frames only, Leptonica failures as errors")
+struct ImageHardeningTests {
+    /// A one-frame GIF of a `width` × `height` grey image, written by Leptonica.
+    static func gif(width: Int, height: Int) throws -> Data {
+        let image = try #require(PoemImage.filled(width: width, height: height, gray: 200))
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        try #require(pixWriteMem(&bytes, &size, image.pix.pointer, Int32(IFF_GIF)) == 0)
+        defer { free(bytes) }
+        return Data(bytes: try #require(bytes), count: size)
+    }
+
+    /// `data` (one frame) with its frame's size rewritten in the screen and image
+    /// descriptors, and everything after the descriptor replaced by a little garbage.
+    static func claimingSize(_ data: Data, width: Int, height: Int) throws -> Data {
+        var bytes = [UInt8](data)
+        let descriptor = try #require(frameStart(bytes))
+        for (offset, value) in [(6, width), (8, height), (descriptor + 5, width), (descriptor + 7, height)] {
+            bytes[offset] = UInt8(value & 0xFF)
+            bytes[offset + 1] = UInt8(value >> 8)
+        }
+        bytes[descriptor + 9] = 0  // no local colour table
+        return Data(bytes[..<(descriptor + 10)] + [2, 3, 0x4C, 0x01, 0x00, 0, 0x3B])
+    }
+
+    /// Where the first image descriptor (0x2C) starts, after the screen, colour table and
+    /// any extensions.
+    static func frameStart(_ bytes: [UInt8]) -> Int? {
+        var position = 13
+        if bytes[10] & 0x80 != 0 { position += 3 << (Int(bytes[10] & 7) + 1) }
+        while position < bytes.count, bytes[position] == 0x21 {
+            position += 2
+            while position < bytes.count, bytes[position] != 0 { position += Int(bytes[position]) + 1 }
+            position += 1
+        }
+        return position < bytes.count && bytes[position] == 0x2C ? position : nil
+    }
+
+    @Test("A GIF claiming 30000×30000 is refused from its header; its pixel data is never decoded")
+    func hugeGIFRefusedFromHeader() throws {
+        // The data after the descriptor is garbage: decoding it would fail as damaged, so
+        // "too large" proves the size was read first and nothing was decoded.
+        let data = try Self.claimingSize(Self.gif(width: 40, height: 30), width: 30000, height: 30000)
+        #expect(
+            throws: SnapPoemError.imageTooLarge(path: "g.gif", width: 30000, height: 30000, limit: "150 megapixels and 65000 pixels a side")
+        ) {
+            try ImageDecoder.decode(data: data, name: "g.gif")
+        }
+        let structure = try #require(GIFStructure(data))
+        #expect((structure.firstFrameWidth, structure.firstFrameHeight, structure.frameCount) == (30000, 30000, 1))
+    }
+
+    @Test("An animated GIF: only the first frame is decoded (a broken second frame does not matter), with a warning")
+    func animatedGIF() throws {
+        let single = try Self.gif(width: 40, height: 30)
+        let bytes = [UInt8](single)
+        let start = try #require(Self.frameStart(bytes))
+        let structure = try #require(GIFStructure(single))
+        let frame = Array(bytes[start..<structure.firstFrameEnd])
+        // A second frame whose data stops after one byte: giflib's DGifSlurp fails on it.
+        let broken = Array(frame.prefix(11)) + [1, 0x00, 0]
+        let animated = Data(bytes[..<start] + frame + broken + frame + [0x3B])
+        #expect(pixReadMem(Array(animated), animated.count) == nil, "giflib should refuse the whole animation")
+        let (image, facts) = try ImageDecoder.decode(data: animated, name: "a.gif")
+        #expect((image.width, image.height) == (40, 30))
+        #expect(facts.pageCount == 3)
+        #expect(facts.warnings == ["the GIF holds 3 frames; only the first is read"])
+    }
+
+    @Test(
+        "The GIF walker survives malformed data",
+        arguments: [
+            [UInt8](Array("GIF89a".utf8)) + [1, 0, 1, 0, 0x80, 0, 0],  // colour table cut off
+            [UInt8](Array("GIF89a".utf8)) + [1, 0, 1, 0, 0, 0, 0, 0x2C, 0, 0],  // descriptor cut off
+            [UInt8](Array("GIF89a".utf8)) + [1, 0, 1, 0, 0, 0, 0, 0x21, 0xF9, 200],  // extension longer than the data
+            [UInt8](Array("GIF87a".utf8)) + [0, 0, 0, 0, 0, 0, 0, 0x2C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0x3B],  // 0×0
+        ])
+    func malformedGIF(bytes: [UInt8]) {
+        #expect(GIFStructure(Data(bytes)) == nil)
+    }
+
+    @Test("BMP sizes are read from the header, top-down rows included")
+    func bmpHeader() {
+        var header = [UInt8](repeating: 0, count: 54)
+        header[0] = 0x42
+        header[1] = 0x4D
+        header[14] = 40
+        header.replaceSubrange(18..<22, with: [0xA0, 0x86, 0x01, 0x00])  // 100000
+        header.replaceSubrange(22..<26, with: [0x60, 0x79, 0xFE, 0xFF])  // −100000: top-down
+        #expect(BMPHeader.size(of: header)! == (100000, 100000))
+        header.replaceSubrange(18..<22, with: [0, 0, 0, 0])
+        #expect(BMPHeader.size(of: header) == nil)
+        #expect(BMPHeader.size(of: header.prefix(20)) == nil)
+    }
+
+    @Test("A nil from a Leptonica step is an out-of-memory error naming the image, never a trap")
+    func leptonicaNil() throws {
+        let image = try #require(PoemImage.filled(width: 32, height: 16))
+        do {
+            _ = try image.pix.transformed("pixScaleToSize") { _ in nil }
+            Issue.record("a nil result was accepted")
+        } catch {
+            #expect(error == .outOfMemory(path: "image", stage: "running Leptonica's pixScaleToSize on a 32×16 image of 8 bits a pixel"))
+            #expect(error.naming("Lenore.png").description.hasPrefix("Lenore.png: out of memory while running Leptonica's pixScaleToSize"))
+            #expect(SnapPoemError.fileNotFound(path: "a.png").naming("b.png") == .fileNotFound(path: "a.png"))
+        }
+    }
+
+    @Test("A clone returned by Leptonica gives its reference back: no two PixImages share a count")
+    func cloneResolved() throws {
+        let image = try #require(PoemImage.filled(width: 64, height: 64))
+        let same = image.pix.attempt { pixClone($0) }
+        #expect(same === image.pix)
+        #expect(pixGetRefcount(image.pix.pointer) == 1)
+        // pixRotate returns a clone below 0.0573°; deskewed accepts angles from 0.05°.
+        let turned = try ImagePreprocessor.deskewed(image, angle: 0.055)
+        #expect(pixGetRefcount(turned.pix.pointer) == 1)
+        #expect(pixGetRefcount(image.pix.pointer) == 1)
+    }
+
+    @Test("Errors are one line whatever the file name holds, and are LocalizedErrors")
+    func oneLineErrors() {
+        let error = SnapPoemError.fileNotFound(path: "a\nb\u{1B}[31m\u{202E}.png")
+        #expect(error.description == "a\\nb\\u{1B}[31m\\u{202E}.png: no such file")
+        #expect(error.localizedDescription == error.description)
+        #expect((error as any Error).localizedDescription == error.description)
+        #expect(OneLine.escaping("Lénore\\ and\ttab") == "Lénore\\ and\\ttab")
+        #expect(ByteCount.describe(512 << 20) == "512 MiB")
+        #expect(ByteCount.describe(1536) == "1.5 KiB")
+        #expect(ByteCount.describe(10) == "10 bytes")
+    }
+}
