@@ -9,6 +9,7 @@ a WebP). Re-running gives the same files.
 
     python3 Fuzz/make-seeds.py
 """
+import json
 import os
 import shutil
 import struct
@@ -215,9 +216,64 @@ def arguments():
         write("arguments", f"argv-{index}", b"\x00".join(a.encode() for a in argv))
 
 
+# ---- manifest: byte 0 even = a manifest file, odd = a worker's line ----
+
+def manifest_entry(name, status="ok", **fields):
+    entry = {
+        "contentHash": "sha256:" + "ab" * 32, "coverage": {"complete": True, "coveredAfterReread": 1,
+        "coveredBeforeReread": 0.9, "linesReread": 1, "unreadRegions": 0}, "error": None, "failure": None,
+        "finishedAt": "2026-12-01T14:58:30Z", "hasText": True, "input": name, "meanConfidence": 94, "messages": [],
+        "optionsHash": "sha256:" + "cd" * 32, "output": name.rsplit(".", 1)[0] + ".txt",
+        "outputHash": "sha256:" + "ef" * 32, "path": "/poems/" + name, "schemaVersion": 1, "status": status,
+        "timings": {"decodeMs": 16, "personalizeMs": 1, "preprocessMs": 64, "recognizeMs": 661, "totalMs": 793},
+        "warnings": [],
+    }
+    entry.update(fields)
+    return json.dumps(entry, sort_keys=True, ensure_ascii=False).encode()
+
+
+def manifests():
+    ok = manifest_entry("a.png")
+    failed = manifest_entry("b.jpg", "failed", error="b.jpg: the file is empty (0 bytes), not an image",
+                            failure="input", output=None, outputHash=None, coverage=None, hasText=None)
+    write("manifest", "one-ok", b"\x00" + ok + b"\n")
+    write("manifest", "ok-failed-retried", b"\x00" + ok + b"\n" + failed + b"\n" + manifest_entry("b.jpg") + b"\n")
+    write("manifest", "torn-last-line", b"\x00" + ok + b"\n" + failed[:40])
+    write("manifest", "timed-out-cancelled", b"\x00" + manifest_entry("c.tif", "timed-out") + b"\n"
+          + manifest_entry("d.png", "cancelled", output=None) + b"\n")
+    write("manifest", "newer-schema", b"\x00" + manifest_entry("e.png", schemaVersion=2) + b"\n")
+    write("manifest", "unicode-names", b"\x00" + manifest_entry("po\u00e8me \u00e9t\u00e9.png") + b"\n")
+    write("manifest", "worker-ready", b"\x01" + json.dumps({"type": "ready", "pid": 42}).encode())
+    write("manifest", "worker-fatal", b"\x01" + json.dumps({"type": "fatal", "error": "no tessdata", "code": 69}).encode())
+
+
+# ---- request: NUL-separated target, image file name, then form field name/value pairs ----
+
+def requests():
+    seeds = {
+        "raw-query": [b"/v1/poems?replace=Lenore%3DAlex&replace=Poe%3DMe&ignoreCase=true&format=json", b"lenore.jpg"],
+        "form-names": [b"/v1/poems", b"photo.jpg", b"from", b"Lenore", b"to", b"Alex", b"format", b"html",
+                       b"sideBySide", b"on"],
+        "bad-values": [b"/v1/poems?dpi=9999&psm=x&lang=eng%2B&timeout=-1", b"../../etc/passwd", b"replace", b"=x",
+                       b"filter", b"sepia"],
+        "unknown-field": [b"/v1/poems?fromat=json&lang=fra", b"po\nem.png", b"strictness", b"loose", b"exact", b"1"],
+        "percent-garbage": [b"/v1/po%ZZems?%E9=%&&=&replace=%00", b"\xff\xfe.png", b"replace",
+                            b"\xc3\xa9t\xc3\xa9=summer"],
+        "repeated": [b"/v1/poems?lang=eng&lang=fra", b"a.png", b"region", b"0,0,10,10", b"region", b"1,1,2,2"],
+    }
+    for name, pieces in seeds.items():
+        write("request", name, b"\x00".join(pieces))
+
+
 if __name__ == "__main__":
-    for target in ("image", "replacements", "arguments"):
-        shutil.rmtree(os.path.join(HERE, "Corpus", target), ignore_errors=True)
+    # Seeds made here are made again; a fuzzing finding ("finding-*") is kept for good.
+    for target in ("image", "replacements", "arguments", "manifest", "request"):
+        folder = os.path.join(HERE, "Corpus", target)
+        for name in os.listdir(folder) if os.path.isdir(folder) else []:
+            if not name.startswith("finding-"):
+                os.remove(os.path.join(folder, name))
     images()
     replacements()
     arguments()
+    manifests()
+    requests()

@@ -33,8 +33,11 @@ fi
 out=.build/fuzz
 mkdir -p "$out/modules" "$out/findings" "$out/corpus"
 sanitize=(-sanitize=fuzzer,address)
+# Every system-library module map (CTesseract, CProcessControl, CMicroHTTPD, ...).
+system_modules=()
+for map in Sources/C*/module.modulemap; do system_modules+=(-I "$(dirname "$map")"); done
 swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing "${sanitize[@]}"
-  -I Sources/CTesseract -I "$out/modules" -Xcc -I/usr/include/leptonica)
+  "${system_modules[@]}" -I "$out/modules" -Xcc -I/usr/include/leptonica)
 c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address -I/usr/include/leptonica)
 
 # CTesseractShim and CProcessGuard: C/C++ objects and module maps the Swift modules import.
@@ -81,7 +84,7 @@ build_target() {
   if [ -f "$binary" ] && [ -z "$(find "$file" "${objects[@]}" -newer "$binary" | head -1)" ]; then return; fi
   echo "fuzz: linking fuzz-$target"
   swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" "$file" "${objects[@]}" \
-    "$out/modules/CTesseractShim.o" "$out/modules/CProcessGuard.o" -ltesseract -llept -lstdc++ -o "$binary" \
+    "$out/modules/CTesseractShim.o" "$out/modules/CProcessGuard.o" -ltesseract -llept -lmicrohttpd -lstdc++ -o "$binary" \
     2> >(grep -v -e "warning: " -e "Cannot export local symbol" >&2 || true)
 }
 

@@ -1,4 +1,4 @@
-// fuzz-modules: SnapPoem SnapPoemCLI
+// fuzz-modules: SnapPoem SnapPoemService SnapPoemServer SnapPoemCLI
 //
 // The command line: the input is split at NUL bytes into arguments, which go through the
 // tokenizer (`ParsedArguments.parse`) and the binding and validation (`CommandOptions`), as

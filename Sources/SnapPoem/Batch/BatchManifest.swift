@@ -59,6 +59,12 @@ public enum BatchManifest {
     /// Reads a manifest file; a missing file has no entries.
     public static func read(fileAt path: String) -> Contents {
         guard let data = FileManager.default.contents(atPath: path) else { return Contents(entries: [], unreadableLines: 0) }
+        return parse(data)
+    }
+
+    /// The entries of a manifest's bytes: one JSON object a line; a line that is not an
+    /// entry of the current schema is counted, never trusted.
+    static func parse(_ data: Data) -> Contents {
         let decoder = JSONDecoder()
         var entries: [ManifestEntry] = []
         var unreadable = 0
