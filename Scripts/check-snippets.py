@@ -118,7 +118,9 @@ def module_flags(modules):
     # Every system-library module of the package (CTesseract, CProcessControl, …): SnapPoem's
     # module file names the ones it imports, and the compiler must find their module maps.
     flags = ["-I", modules]
-    for modulemap in sorted(glob.glob(os.path.join(ROOT, "Sources", "C*", "module.modulemap"))):
+    modulemaps = glob.glob(os.path.join(ROOT, "Sources", "C*", "module.modulemap"))
+    modulemaps += glob.glob(os.path.join(ROOT, "Sources", "C*", "include", "module.modulemap"))
+    for modulemap in sorted(modulemaps):
         flags += ["-Xcc", "-fmodule-map-file=" + modulemap]
     includes = subprocess.run(["pkg-config", "--cflags-only-I", "tesseract", "lept"], capture_output=True, text=True, check=True)
     for flag in includes.stdout.split():

@@ -21,7 +21,7 @@ mkdir -p "$out/symbol-graphs"
 # The C modules SnapPoem imports (CTesseract, CProcessControl, …) are found through their
 # module maps and the C libraries' include folders, as SwiftPM passes them to the compiler.
 c_flags=()
-for modulemap in Sources/C*/module.modulemap; do c_flags+=(-Xcc "-fmodule-map-file=$modulemap"); done
+for modulemap in Sources/C*/module.modulemap Sources/C*/include/module.modulemap; do c_flags+=(-Xcc "-fmodule-map-file=$modulemap"); done
 for flag in $(pkg-config --cflags-only-I tesseract lept); do c_flags+=(-Xcc "$flag"); done
 swift-symbolgraph-extract \
   -module-name SnapPoem -target "$triple" \

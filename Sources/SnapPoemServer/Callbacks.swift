@@ -202,7 +202,8 @@ func libmicrohttpdMessage(_ serverContext: UnsafeMutableRawPointer?, _ format: U
     guard let serverContext, let format, let arguments else { return }
     var buffer = [CChar](repeating: 0, count: 512)
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
-    let message = String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    let message = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     Unmanaged<ServerCore>.fromOpaque(serverContext).takeUnretainedValue().note(message)
 }
 

@@ -26,8 +26,20 @@ enum InputFile {
         _ path: String, limit: Int, shouldStop: () -> Bool = { false }
     ) throws(SnapPoemError) -> Data {
         if path == "-" { return try readStandardInput(limit: limit, shouldStop: shouldStop) }
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else { throw openFailure(errno, path: path) }
+        return try read(fileSystemPath: Array(path.utf8), name: path, limit: limit)
+    }
+
+    /// Reads the regular file whose path is `fileSystemPath`: the bytes the file system
+    /// uses, which need not be UTF-8 (a batch's folders may hold such names). `name` is how
+    /// errors name it.
+    ///
+    /// - Throws: as `read(_:limit:shouldStop:)`.
+    static func read(fileSystemPath: [UInt8], name path: String, limit: Int) throws(SnapPoemError) -> Data {
+        let terminated = fileSystemPath + [0]
+        let descriptor = terminated.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
+        }
+        guard descriptor >= 0 else { throw openFailure(errno, path: path, fileSystemPath: terminated) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
@@ -105,14 +117,26 @@ enum InputFile {
     }
 
     /// The error for a failed `open`.
-    private static func openFailure(_ code: Int32, path: String) -> SnapPoemError {
+    private static func openFailure(_ code: Int32, path: String, fileSystemPath: [UInt8]) -> SnapPoemError {
         switch code {
+        case ENOENT where isSymbolicLink(fileSystemPath):
+            .unreadableFile(path: path, reason: "a symbolic link to a file that does not exist")
         case ENOENT, ENOTDIR: .fileNotFound(path: path)
+        case ELOOP: .unreadableFile(path: path, reason: "a loop of symbolic links")
         case EACCES, EPERM: .unreadableFile(path: path, reason: "permission denied")
         case ENXIO: .notARegularFile(path: path, kind: "a socket or a device without a driver")
         case ENOMEM: .outOfMemory(path: path, stage: "opening the file")
         default: .unreadableFile(path: path, reason: systemReason(code))
         }
+    }
+
+    /// Whether the NUL-terminated path names a symbolic link itself (`lstat`).
+    private static func isSymbolicLink(_ terminated: [UInt8]) -> Bool {
+        var status = stat()
+        let found = terminated.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) == 0 }
+        }
+        return found && status.st_mode & S_IFMT == S_IFLNK
     }
 
     /// What a file of type `kind` (`st_mode & S_IFMT`) is, in words.

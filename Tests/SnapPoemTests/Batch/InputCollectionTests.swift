@@ -67,7 +67,7 @@ struct InputCollectionTests {
         let collection = InputCollection.collect([empty.path, fifo])
         #expect(collection.problems == [.noImagesInFolder(path: empty.path)])
         #expect(collection.inputs.map(\.path) == [fifo])
-        #expect(throws: SnapPoemError.unreadableFile(path: fifo, reason: "it is a FIFO, not a regular file")) {
+        #expect(throws: SnapPoemError.notARegularFile(path: fifo, kind: "a FIFO (named pipe)")) {
             try collection.inputs[0].readContents()
         }
     }
