@@ -17,11 +17,11 @@ enum BatchCommand {
             ).run()
         }
         // One image: every output's fate is known before it is read.
-        for path in [options.output, options.savePreprocessed, options.annotate].compactMap({ $0 }) where path != "-" && !options.force {
-            if FileManager.default.fileExists(atPath: path) {
-                console.writeError(
-                    "snap-poem: error: \(SnapPoemError.outputNotWritten(path: path, reason: "the file exists; use --force to replace it"))\n"
-                )
+        for path in [options.output, options.savePreprocessed, options.annotate].compactMap({ $0 }) where path != "-" {
+            do throws(SnapPoemError) {
+                try OutputFile.checkDestination(path, overwrite: options.force)
+            } catch {
+                console.writeError("snap-poem: error: \(error)\n")
                 return .outputFailed
             }
         }

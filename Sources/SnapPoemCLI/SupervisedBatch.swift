@@ -205,10 +205,17 @@ struct SupervisedBatch {
     private func prepareOutputFolder(
         _ folder: String, jobs: [BatchJob], shard: Shard?, single: BatchRun, reporter: BatchReporter
     ) throws(SnapPoemError) -> (ResumePlan, ManifestWriter) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw .outputNotWritten(path: folder, reason: "it is a file, not a folder")
+        }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw .outputNotWritten(path: folder, reason: "cannot create the folder")
+            let cause = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map {
+                String(cString: strerror(Int32($0.code))).lowercased()
+            }
+            throw .outputNotWritten(path: folder, reason: "cannot create the folder" + (cause.map { ": \($0)" } ?? ""))
         }
         let manifestName = BatchManifest.fileName(for: shard)
         let manifestPath = URL(fileURLWithPath: folder).appendingPathComponent(manifestName).path

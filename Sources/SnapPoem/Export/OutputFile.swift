@@ -143,6 +143,16 @@ public enum OutputFile {
         return String(cString: real)
     }
 
+    /// Checks, before any work, that `write(_:to:overwrite:protecting:)` could write `path`:
+    /// nothing is there, or a regular file that `overwrite` allows replacing.
+    ///
+    /// - Throws: `SnapPoemError.outputNotWritten` with the same reason the write would give
+    ///   (a folder, a FIFO or device, a dangling link, a file that exists without `--force`).
+    public static func checkDestination(_ path: String, overwrite: Bool) throws(SnapPoemError) {
+        guard !path.isEmpty else { throw .outputNotWritten(path: path, reason: "the file name is empty") }
+        _ = try destination(of: path, overwrite: overwrite)
+    }
+
     /// Creates the folders above `path` that do not exist yet.
     ///
     /// - Throws: `SnapPoemError.outputNotWritten` when a folder cannot be created.

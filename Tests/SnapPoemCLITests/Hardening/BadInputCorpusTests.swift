@@ -167,13 +167,13 @@ struct BadInputCorpusTests {
             ],
             writesOutput: true),
         BadInput(
-            name: "a folder without images", exitCode: 0,
+            name: "a folder without images", exitCode: 1,
             prepare: { folder in
                 let inner = folder.appendingPathComponent("empty")
                 try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
                 return Invocation(arguments: [inner.path], named: inner.path)
             },
-            lines: ["snap-poem: warning: no images to read in {file}"]),
+            lines: ["snap-poem: error: {file}: no images in this folder (looked for .png, .jpg…"]),
         BadInput(
             name: "empty standard input", exitCode: 1, prepare: { _ in Invocation(arguments: ["-"], named: "<stdin>") },
             lines: ["snap-poem: error: <stdin>: the file is empty (0 bytes), not an image"]),
@@ -272,8 +272,7 @@ struct BadInputCorpusTests {
                 return Invocation(arguments: [image, "--output-dir", blocker], named: blocker)
             },
             lines: [
-                "snap-poem: warning: …",
-                "snap-poem: error: {file}/png-gray-16x8.txt: output not written (cannot create the folder {file})…",
+                "snap-poem: error: {file}: output not written (it is a file, not a folder)…",
             ]),
         BadInput(
             name: "--tessdata naming a folder without models", exitCode: 69,
