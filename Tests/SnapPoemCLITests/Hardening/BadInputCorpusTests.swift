@@ -272,7 +272,7 @@ struct BadInputCorpusTests {
                 return Invocation(arguments: [image, "--output-dir", blocker], named: blocker)
             },
             lines: [
-                "snap-poem: error: {file}: output not written (it is a file, not a folder)…",
+                "snap-poem: error: {file}: output not written (it is a file, not a folder)…"
             ]),
         BadInput(
             name: "--tessdata naming a folder without models", exitCode: 69,
