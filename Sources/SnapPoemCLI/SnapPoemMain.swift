@@ -92,8 +92,14 @@ public enum SnapPoemMain {
             }
         }
         var sources: [DispatchSourceSignal] = []
+        var blocked = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &blocked)
         for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
+            // Blocked (by `main`, before any thread), a signal that came early is pending and
+            // the source receives it; ignoring it now would discard it (POSIX), so a Ctrl-C
+            // pressed while the process starts on a loaded machine would be lost. Not blocked
+            // (`run()` called by a host), the default action must not end the process.
+            if sigismember(&blocked, signalNumber) == 0 { signal(signalNumber, SIG_IGN) }
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 // The first signal cancels: recognition stops, temporary files are removed.
