@@ -36,7 +36,7 @@ sanitize=(-sanitize=fuzzer,address)
 # Every system-library module map (CTesseract, CProcessControl, CMicroHTTPD, ...).
 system_modules=()
 for map in Sources/C*/module.modulemap; do system_modules+=(-I "$(dirname "$map")"); done
-swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing "${sanitize[@]}"
+swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing -package-name snap_poem "${sanitize[@]}"
   "${system_modules[@]}" -I "$out/modules" -Xcc -I/usr/include/leptonica)
 c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address -I/usr/include/leptonica)
 
