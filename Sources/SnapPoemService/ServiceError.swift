@@ -17,14 +17,16 @@ public struct ServiceError: Error, Sendable, Equatable {
     /// What a time limit left of the poem, for 504.
     public var partialText: String?
 
-    /// Creates an error.
+    /// Creates an error. Control characters in `message` (from a field name or value the
+    /// client sent) are escaped, so the message is always one line.
     public init(
         status: Int, code: String, message: String, retryAfterSeconds: Int? = nil, allowedMethods: [String]? = nil,
         partialText: String? = nil
     ) {
         self.status = status
         self.code = code
-        self.message = message
+        // A field name or value from the request may hold a line break: one line, escaped.
+        self.message = OneLine.escaping(message)
         self.retryAfterSeconds = retryAfterSeconds
         self.allowedMethods = allowedMethods
         self.partialText = partialText

@@ -33,4 +33,20 @@ struct ServiceErrorTests {
             #expect(!answer.message.contains("\n"))
         }
     }
+
+    @Test("A field name with a line break is refused in one line (a fuzzing finding)")
+    func fieldNameWithLineBreak() {
+        #expect(throws: ServiceError.self) {
+            _ = try PoemRequestOptions(
+                fields: [HTTPField(name: "po\nem.png", value: "x")], defaults: ScanConfiguration(), maxTimeLimit: .seconds(30))
+        }
+        do {
+            _ = try PoemRequestOptions(
+                fields: [HTTPField(name: "po\nem.png", value: "x")], defaults: ScanConfiguration(), maxTimeLimit: .seconds(30))
+        } catch {
+            #expect(error.status == 400)
+            #expect(!error.message.contains("\n"))
+            #expect(error.message.contains("po\\nem.png"), "\(error.message)")
+        }
+    }
 }

@@ -18,7 +18,7 @@ public enum OutputFile {
     ///
     /// - Parameters:
     ///   - data: the bytes to write.
-    ///   - path: the file to write; its folder must exist.
+    ///   - requestedPath: the file to write; its folder must exist.
     ///   - overwrite: replace an existing regular file; when false an existing file is kept
     ///     and the call throws (checked atomically, with `link`, not by looking first).
     ///   - protectedPaths: paths that must never be written (the input images); compared after
