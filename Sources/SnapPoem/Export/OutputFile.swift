@@ -103,7 +103,13 @@ public enum OutputFile {
     /// at once (`_exit` after a second Ctrl-C), where the writes' own clean-up will not run;
     /// safe to call from any thread.
     public static func removeUnfinishedFiles() {
-        for path in unfinished.withLock({ $0 }) { unlink(path) }
+        removeUnfinishedFiles(where: { _ in true })
+    }
+
+    /// Deletes the registered temporary files whose paths `matches` accepts (tests, which
+    /// run side by side in one process, remove only their own).
+    static func removeUnfinishedFiles(where matches: (String) -> Bool) {
+        for path in unfinished.withLock({ $0 }) where matches(path) { unlink(path) }
     }
 
     /// The temporary files being written now (`write` adds and removes its own).
