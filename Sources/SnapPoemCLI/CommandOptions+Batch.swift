@@ -144,7 +144,7 @@ extension CommandOptions {
         for name in parsed.values.keys.sorted() where !optionsOutsideHash.contains(name) {
             for value in parsed.values[name] ?? [] {
                 if name == "replacements" {
-                    let contents = FileManager.default.contents(atPath: value) ?? Data()
+                    let contents = (try? InputFile.read(value, limit: 1 << 30)) ?? Data()
                     lines.append("--replacements \(ContentHash.of(contents))")
                 } else {
                     lines.append("--\(name) \(value)")

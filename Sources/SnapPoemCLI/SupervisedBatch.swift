@@ -253,7 +253,7 @@ struct SupervisedBatch {
                     return (try? job.input.readContents()).map(ContentHash.of)
                 },
                 optionsHash: options.batch.optionsHash, output: relativeOutput,
-                outputHash: { FileManager.default.contents(atPath: destination).map(ContentHash.of) }, policy: policy)
+                outputHash: { (try? InputFile.read(destination, limit: 1 << 32)).map(ContentHash.of) }, policy: policy)
             switch decision {
             case .read(let overwrite):
                 plan.toRead.append(job)

@@ -56,11 +56,18 @@ public enum BatchManifest {
         }
     }
 
-    /// Reads a manifest file; a missing file has no entries.
+    /// Reads a manifest file; a missing or unreadable one (a folder, a FIFO) has no entries.
     public static func read(fileAt path: String) -> Contents {
-        guard let data = FileManager.default.contents(atPath: path) else { return Contents(entries: [], unreadableLines: 0) }
+        // Through the library's reader: a FIFO in its place cannot block the batch, and
+        // FoundationEssentials' `contents(atPath:)` leaks its buffer for an empty file.
+        guard let data = try? InputFile.read(path, limit: maximumManifestBytes) else {
+            return Contents(entries: [], unreadableLines: 0)
+        }
         return parse(data)
     }
+
+    /// The largest manifest read back: a million pages at about 700 bytes a line, with room.
+    static let maximumManifestBytes = 1 << 32
 
     /// The entries of a manifest's bytes: one JSON object a line; a line that is not an
     /// entry of the current schema is counted, never trusted.

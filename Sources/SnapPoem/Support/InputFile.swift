@@ -13,7 +13,7 @@ import Foundation
 /// - Running out of memory for the buffer is an error, not a trap.
 /// - Standard input is read in slices, checking `shouldStop` every 100 ms while it waits,
 ///   so Ctrl-C stops a read from a terminal or a pipe that never ends.
-enum InputFile {
+package enum InputFile {
     /// How standard input is named in errors.
     static let standardInputName = "<stdin>"
 
@@ -22,7 +22,7 @@ enum InputFile {
     /// - Throws: `SnapPoemError.fileNotFound`, `.unreadableFile` (permission, a folder, an
     ///   I/O error), `.notARegularFile`, `.fileTooLarge`, `.outOfMemory`, or `.cancelled`
     ///   when `shouldStop` answered true while standard input was awaited.
-    static func read(
+    package static func read(
         _ path: String, limit: Int, shouldStop: () -> Bool = { false }
     ) throws(SnapPoemError) -> Data {
         if path == "-" { return try readStandardInput(limit: limit, shouldStop: shouldStop) }
@@ -34,7 +34,7 @@ enum InputFile {
     /// errors name it.
     ///
     /// - Throws: as `read(_:limit:shouldStop:)`.
-    static func read(fileSystemPath: [UInt8], name path: String, limit: Int) throws(SnapPoemError) -> Data {
+    package static func read(fileSystemPath: [UInt8], name path: String, limit: Int) throws(SnapPoemError) -> Data {
         let terminated = fileSystemPath + [0]
         let descriptor = terminated.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
