@@ -43,23 +43,31 @@ public struct HTMLExporter: PoemExporter {
         }
         body += "<p class=\"closing\" aria-hidden=\"true\">\u{2665}</p>\n"
         body += "</article>\n</main>\n"
-        return """
-            <!DOCTYPE html>
-            <html lang="\(MarkupEscaping.escape(languageTag))">
-            <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <meta name="generator" content="snap-poem \(Versions.snapPoem)" />
-            <title>\(MarkupEscaping.escape(title))</title>
-            <style>
-            \(Self.styleSheet)
-            </style>
-            </head>
+        return Self.documentHead(title: title, languageTag: languageTag, styleSheets: [Self.styleSheet]) + """
             <body>
             \(body)</body>
             </html>
 
             """
+    }
+
+    /// A page's beginning, shared by the love note and the side-by-side page: the doctype,
+    /// `<html lang>`, the meta tags, the escaped title and the style sheets, through `</head>`.
+    static func documentHead(title: String, languageTag: String, styleSheets: [String]) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(MarkupEscaping.escape(languageTag))">
+        <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="generator" content="snap-poem \(Versions.snapPoem)" />
+        <title>\(MarkupEscaping.escape(title))</title>
+        <style>
+        \(styleSheets.joined(separator: "\n"))
+        </style>
+        </head>
+
+        """
     }
 
     /// The page title when the poem has none of its own.

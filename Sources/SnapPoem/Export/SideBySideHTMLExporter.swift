@@ -64,20 +64,9 @@ public struct SideBySideHTMLExporter: PoemExporter {
         }
         article += "<p class=\"closing\" aria-hidden=\"true\">\u{2665}</p>\n</article>\n"
         let title = parts.title?.text ?? HTMLExporter.untitled
-        return """
-            <!DOCTYPE html>
-            <html lang="\(MarkupEscaping.escape(languageTag))">
-            <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <meta name="generator" content="snap-poem \(Versions.snapPoem)" />
-            <title>\(MarkupEscaping.escape(title))</title>
-            <style>
-            \(HTMLExporter.styleSheet)
-            \(Self.layout)
-            \(parts.styleSheet)
-            </style>
-            </head>
+        let head = HTMLExporter.documentHead(
+            title: title, languageTag: languageTag, styleSheets: [HTMLExporter.styleSheet, Self.layout, parts.styleSheet])
+        return head + """
             <body class="side-by-side">
             <div class="pair">
             <main>
