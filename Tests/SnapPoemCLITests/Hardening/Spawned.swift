@@ -254,7 +254,13 @@ struct Spawned {
         var timedOut = false
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
+        // The child's own peak, sampled from /proc while it runs. Not `ru_maxrss`: a child
+        // that posix_spawn starts shares the test process's memory until it execs, and Linux
+        // carries that memory's high-water mark into the child's, so every child would
+        // report the (large, growing) test process's peak.
+        var peakKilobytes = 0
         while true {
+            if let sample = Self.highWaterKilobytes(of: pid) { peakKilobytes = max(peakKilobytes, sample) }
             let done = wait4(pid, &status, WNOHANG, &usage)
             if done == pid { break }
             if done < 0, errno != EINTR { throw SpawnFailure(description: "wait4 failed: \(errno)") }
@@ -275,7 +281,20 @@ struct Spawned {
             timedOut: timedOut,
             output: read(1),
             error: String(decoding: read(2), as: UTF8.self),
-            peakMegabytes: Int(usage.ru_maxrss) / 1024,
+            peakMegabytes: peakKilobytes / 1024,
             ended: ended)
+    }
+
+    /// `VmHWM` of a running process, in KiB (nil once it has ended).
+    static func highWaterKilobytes(of pid: pid_t) -> Int? {
+        let file = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 }
