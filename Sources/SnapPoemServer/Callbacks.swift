@@ -168,6 +168,10 @@ func requestCompleted(
     requestSlot.pointee = nil
     let server = Unmanaged<ServerCore>.fromOpaque(serverContext).takeUnretainedValue()
     let context = Unmanaged<RequestContext>.fromOpaque(slot).takeRetainedValue()
+    // The task holds the context until it ends; the context lets go of the task and the
+    // answer here, so that nothing keeps the other alive once the request is done.
+    context.task = nil
+    context.answer.withLock { $0 = nil }
     if let processor = context.postProcessor {
         MHD_destroy_post_processor(processor)
         context.postProcessor = nil

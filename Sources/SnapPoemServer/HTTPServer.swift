@@ -161,18 +161,19 @@ final class ServerCore: Sendable {
         let service = self.service
         suspended.add(1, ordering: .relaxed)
         let key = ObjectIdentifier(context)
-        let task = Task {
-            let response = await service.respond(to: request)
-            context.answer.withLock { $0 = response }
-            self.running.withLock { _ = $0.removeValue(forKey: key) }
-            self.suspended.subtract(1, ordering: .relaxed)
-            MHD_resume_connection(connection.pointer)
-        }
+        // Started and registered under the lock, so the task's own removal (which takes the
+        // lock) always comes after its registration: no finished task stays registered.
         running.withLock { tasks in
-            // A task that already finished has removed nothing yet: keep it out.
-            if context.answer.withLock({ $0 == nil }) { tasks[key] = task }
+            let task = Task {
+                let response = await service.respond(to: request)
+                context.answer.withLock { $0 = response }
+                self.running.withLock { _ = $0.removeValue(forKey: key) }
+                self.suspended.subtract(1, ordering: .relaxed)
+                MHD_resume_connection(connection.pointer)
+            }
+            tasks[key] = task
+            context.task = task
         }
-        context.task = task
     }
 
     /// Cancels the tasks still running; returns how many there were.
