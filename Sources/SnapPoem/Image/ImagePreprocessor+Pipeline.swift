@@ -165,12 +165,3 @@ extension ImagePreprocessor {
         var measured: MeasuredCopy?
     }
 }
-
-/// Runs non-throwing CPU work on a Dispatch thread, off Swift's cooperative pool.
-func offloaded<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async {
-            continuation.resume(returning: work())
-        }
-    }
-}
