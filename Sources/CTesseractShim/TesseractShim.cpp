@@ -111,6 +111,15 @@ snap_poem_call_status snap_poem_tess_iterator_next(TessResultIterator *iterator,
     return guarded([&] { *more = TessResultIteratorNext(iterator, level); });
 }
 
+snap_poem_call_status snap_poem_tess_analyse_layout(TessBaseAPI *handle, TessPageIterator **iterator) {
+    *iterator = nullptr;
+    return guarded([&] { *iterator = TessBaseAPIAnalyseLayout(handle); });
+}
+
+snap_poem_call_status snap_poem_tess_set_rectangle(TessBaseAPI *handle, int left, int top, int width, int height) {
+    return guarded([&] { TessBaseAPISetRectangle(handle, left, top, width, height); });
+}
+
 snap_poem_call_status snap_poem_tess_detect_orientation(TessBaseAPI *handle, int *degrees, float *confidence,
                                                         const char **script, float *script_confidence, int *result) {
     *result = 0;

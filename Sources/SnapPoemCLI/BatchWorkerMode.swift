@@ -32,7 +32,10 @@ enum BatchWorkerMode {
             () throws(BatchWorker.StartFailure) -> BatchWorker.Handler in
             let scanner: PoemScanner
             do throws(SnapPoemError) {
-                scanner = try await PoemScanner(configuration: options.scan)
+                // A batch keeps one engine per worker process: the workers use every core.
+                var configuration = options.scan
+                configuration.recognitionEngines = 1
+                scanner = try await PoemScanner(configuration: configuration)
             } catch {
                 let code = error.isUsageProblem ? ExitCode.usage : ExitCode.ocrUnavailable
                 throw BatchWorker.StartFailure(message: error.description, code: code.rawValue)

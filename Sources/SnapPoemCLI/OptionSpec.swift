@@ -116,6 +116,14 @@ struct OptionSpec: Sendable, Equatable {
             "no-coverage-check",
             help: "Do not look for text Tesseract skipped (rows of letters no recognised word covers) and read it again."),
         OptionSpec(
+            "engines", value: "N",
+            help:
+                "Engines that read one image at once, 1 or 2 (default: 2, its lines split between the two cores; a batch uses 1 per worker)."
+        ),
+        OptionSpec(
+            "no-language-choice",
+            help: "Read with --lang as given: do not let a French poem, or a French line, be read by the French model alone."),
+        OptionSpec(
             "save-preprocessed", value: "FILE.png",
             help: "Also write the image exactly as Tesseract saw it, as PNG (one input only; --force to replace)."),
         OptionSpec(

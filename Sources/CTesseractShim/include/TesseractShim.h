@@ -63,6 +63,10 @@ snap_poem_call_status snap_poem_tess_iterator_text(const TessResultIterator *ite
 /// TessResultIteratorNext; `*more` is its result.
 snap_poem_call_status snap_poem_tess_iterator_next(TessResultIterator *iterator, TessPageIteratorLevel level,
                                                    int *more);
+/// TessBaseAPIAnalyseLayout (free the result with TessPageIteratorDelete); NULL when no layout.
+snap_poem_call_status snap_poem_tess_analyse_layout(TessBaseAPI *handle, TessPageIterator **iterator);
+/// TessBaseAPISetRectangle.
+snap_poem_call_status snap_poem_tess_set_rectangle(TessBaseAPI *handle, int left, int top, int width, int height);
 /// TessBaseAPIDetectOrientationScript; `*result` is its result (true on success).
 snap_poem_call_status snap_poem_tess_detect_orientation(TessBaseAPI *handle, int *degrees, float *confidence,
                                                         const char **script, float *script_confidence, int *result);

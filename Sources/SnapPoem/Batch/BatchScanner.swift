@@ -56,7 +56,12 @@ public struct BatchScanner: Sendable {
     ) async throws(SnapPoemError) {
         guard !inputs.isEmpty else { return }
         let workerCount = min(workers, inputs.count)
-        let configuration = self.configuration
+        // A batch keeps one engine per worker: its workers already use every core.
+        let configuration = {
+            var configuration = self.configuration
+            configuration.recognitionEngines = 1
+            return configuration
+        }()
         let started = await withTaskGroup(of: Result<PoemScanner, SnapPoemError>.self) { group in
             for _ in 0..<workerCount {
                 group.addTask {

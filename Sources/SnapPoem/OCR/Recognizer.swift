@@ -114,6 +114,62 @@ public final class Recognizer: Sendable {
     }
 }
 
+extension Recognizer {
+    /// The text lines of `image` found by Tesseract's page layout analysis alone, in its
+    /// reading order, without recognising them (`TessBaseAPIAnalyseLayout`).
+    ///
+    /// - Throws: `SnapPoemError.cancelled` when the calling task was cancelled before the
+    ///   engine took the image, `.outOfMemory`, `.invalidOption` for a resolution outside
+    ///   70–2400 dpi.
+    public func layout(
+        _ image: PoemImage, options: RecognitionOptions = RecognitionOptions(), name: String = "image"
+    ) async throws(SnapPoemError) -> [LayoutLine] {
+        if Task.isCancelled { throw .cancelled(path: name) }
+        let engine = self.engine
+        let result: Result<[LayoutLine], SnapPoemError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(SnapPoemError) {
+                    continuation.resume(returning: .success(try engine.usable().analyseLayout(image, options: options, name: name)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Recognises each of `boxes` in `image` as one text line, in order, with word boxes in
+    /// the whole image's pixels. Cancelling the calling task stops at the next line; at
+    /// `deadline` the lines read so far are returned with `timedOut` set.
+    ///
+    /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory`, `.recognitionFailed`.
+    public func recognizeLines(
+        _ image: PoemImage, boxes: [BoundingBox], options: RecognitionOptions = RecognitionOptions(),
+        deadline: ContinuousClock.Instant? = nil, name: String = "image", progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws(SnapPoemError) -> (lines: [RecognizedLine], timedOut: Bool) {
+        let limit = deadline.map { ContinuousClock.now.duration(to: $0) }.map { max($0, .zero) }
+        let control = RecognitionControl(timeLimit: limit, progress: progress)
+        let engine = self.engine
+        let result: Result<(lines: [RecognizedLine], timedOut: Bool), SnapPoemError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    control.start()
+                    do throws(SnapPoemError) {
+                        let read = try engine.usable().recognizeLines(image, boxes: boxes, options: options, control: control, name: name)
+                        continuation.resume(returning: .success(read))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                    control.markAnswered()
+                }
+            }
+        } onCancel: {
+            control.cancel()
+        }
+        return try result.get()
+    }
+}
+
 /// Hands one result to one waiting continuation, whichever comes first: the engine's answer,
 /// the time limit, or cancellation. Later results are dropped.
 private final class ResultGate<Value: Sendable>: Sendable {

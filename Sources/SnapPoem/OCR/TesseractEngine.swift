@@ -15,7 +15,7 @@ import Foundation
 /// recognition may be left inconsistent, so it marks itself `isDamaged`, its owner replaces
 /// it before the next image, and its handle is never freed (deleting it was seen to abort).
 final class TesseractEngine {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// The configuration the engine was started with.
     let configuration: EngineConfiguration
     /// The tessdata folder the models were loaded from.
@@ -146,7 +146,7 @@ final class TesseractEngine {
     }
 
     /// Sets a variable that snap-poem itself manages and knows to exist.
-    private func set(_ name: String, _ value: String) throws(TesseractFault) {
+    func set(_ name: String, _ value: String) throws(TesseractFault) {
         var accepted: Int32 = 0
         try TesseractFault.check(snap_poem_tess_set_variable(handle, name, value, &accepted))
         precondition(accepted != 0, "Tesseract no longer knows the variable \(name)")
@@ -197,13 +197,13 @@ final class TesseractEngine {
 
     /// Turns a guarded call that did not return into an error naming the image, and marks
     /// the engine damaged.
-    private func check(_ status: snap_poem_call_status, name: String, doing: String) throws(SnapPoemError) {
+    func check(_ status: snap_poem_call_status, name: String, doing: String) throws(SnapPoemError) {
         guard status != SNAP_POEM_CALL_RETURNED else { return }
         throw damaged(by: TesseractFault(status: status), name: name, doing: doing)
     }
 
     /// Marks the engine damaged by `fault` and returns the error to report for `name`.
-    private func damaged(by fault: TesseractFault, name: String, doing: String) -> SnapPoemError {
+    func damaged(by fault: TesseractFault, name: String, doing: String) -> SnapPoemError {
         isDamaged = true
         return fault.named(name, doing: doing)
     }
@@ -376,7 +376,7 @@ final class TesseractEngine {
         return blocks
     }
 
-    private func box(_ page: OpaquePointer?, _ level: TessPageIteratorLevel) -> BoundingBox {
+    func box(_ page: OpaquePointer?, _ level: TessPageIteratorLevel) -> BoundingBox {
         var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
         TessPageIteratorBoundingBox(page, level, &left, &top, &right, &bottom)
         return BoundingBox(left: Int(left), top: Int(top), right: Int(right), bottom: Int(bottom))
@@ -409,14 +409,14 @@ func copyText(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
 }
 
 /// Tesseract's cancel callback: the context is the `RecognitionControl` of this recognition.
-private let cancelCallback: TessCancelFunc = { context, _ in
+let cancelCallback: TessCancelFunc = { context, _ in
     guard let context else { return false }
     return Unmanaged<RecognitionControl>.fromOpaque(context).takeUnretainedValue().shouldStop
 }
 
 /// Tesseract's progress callback (once per text line). It has no context argument of its own,
 /// so the control is fetched from the monitor's cancel context.
-private let progressCallback: TessProgressFunc = { monitor, _, _, _, _ in
+let progressCallback: TessProgressFunc = { monitor, _, _, _, _ in
     guard let monitor, let context = TessMonitorGetCancelThis(monitor) else { return false }
     let control = Unmanaged<RecognitionControl>.fromOpaque(context).takeUnretainedValue()
     control.report(Int(TessMonitorGetProgress(monitor)))

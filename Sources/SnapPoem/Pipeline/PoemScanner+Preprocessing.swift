@@ -42,7 +42,7 @@ extension PoemScanner {
     /// What trying the other orientation gave.
     struct OrientationRetry {
         /// The turned page's preparation and reading, when they beat the first reading.
-        var better: (prepared: PreparedImage, page: RecognizedPage)?
+        var better: (prepared: PreparedImage, page: RecognizedPage, reading: ReadingReport?)?
         /// The first preparation's report, with what orientation detection said.
         var report: PreprocessingReport
         /// Time spent detecting and re-preparing.
@@ -108,10 +108,10 @@ extension PoemScanner {
             recognition.timeLimit = left
         }
         let recognizeStart = clock.now
-        let second = try await recognizer.recognize(turned.image, options: recognition, name: name, progress: progress)
+        let (second, reading) = try await read(turned.image, options: recognition, deadline: deadline, name: name, progress: progress)
         retry.recognizeTime = clock.now - recognizeStart
         if !second.timedOut, second.hasText && (!page.hasText || second.meanConfidence > page.meanConfidence) {
-            retry.better = (turned, second)
+            retry.better = (turned, second, reading)
         } else {
             retry.report.notes.append(
                 "orientation detection suggested turning \(turn.rotation)°, but the turned page read worse (confidence \(second.meanConfidence) against \(page.meanConfidence)); kept as it was"

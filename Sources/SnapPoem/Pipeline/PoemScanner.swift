@@ -16,6 +16,8 @@ public final class PoemScanner: Sendable {
     /// The orientation detector (Tesseract's `osd` model), when the configuration asks for
     /// orientation detection; see `PoemScanner+Preprocessing.swift`.
     public let orientationDetector: OrientationDetector?
+    /// The engines that read a page line by line: `recognizer`, a second one, French ones.
+    let engines: ReadingEngines
 
     /// Starts the engine for `configuration`.
     ///
@@ -23,7 +25,11 @@ public final class PoemScanner: Sendable {
     ///   cannot start.
     public init(configuration: ScanConfiguration = ScanConfiguration()) async throws(SnapPoemError) {
         self.configuration = configuration
-        self.recognizer = try await Recognizer(configuration: configuration.engine)
+        let recognizer = try await Recognizer(configuration: configuration.engine)
+        self.recognizer = recognizer
+        self.engines = ReadingEngines(
+            primary: recognizer, count: configuration.readsByLine ? configuration.recognitionEngines : 1,
+            choosesLanguage: configuration.choosesLanguage)
         self.orientationDetector =
             configuration.preprocessing.detectsOrientation
             ? try OrientationDetector(tessdataDirectory: configuration.engine.tessdataDirectory) : nil
@@ -45,6 +51,7 @@ public final class PoemScanner: Sendable {
         }
         self.configuration = configuration
         self.recognizer = other.recognizer
+        self.engines = other.engines
         if configuration.preprocessing.detectsOrientation, other.orientationDetector == nil {
             self.orientationDetector = try OrientationDetector(tessdataDirectory: configuration.engine.tessdataDirectory)
         } else {
@@ -143,15 +150,18 @@ public final class PoemScanner: Sendable {
                 bottom: Int((Double(region.bottom) * scaleY).rounded(.up)))
         }
         let recognizeStart = clock.now
-        var page = try await recognizer.recognize(prepared, options: recognition, name: name, progress: progress)
-        var recognizeTime = clock.now - recognizeStart
         let deadline = recognition.timeLimit.map { recognizeStart.advanced(by: $0) }
+        var (page, reading) = try await read(prepared, options: recognition, deadline: deadline, name: name, progress: progress)
+        var recognizeTime = clock.now - recognizeStart
         if let retry = try await retryIfTurned(
             stage: stage, first: preparation, page: page, recognition: recognition, deadline: deadline, name: name,
             progress: progress)
         {
             preparation.report = retry.report
-            if let better = retry.better { (preparation, page) = better }
+            if let better = retry.better {
+                (preparation, page) = (better.prepared, better.page)
+                reading = better.reading
+            }
             preprocessTime += retry.preprocessTime
             recognizeTime += retry.recognizeTime
         }
@@ -197,7 +207,25 @@ public final class PoemScanner: Sendable {
                 decode: decodeTime, preprocess: preprocessTime, recognize: recognizeTime, personalize: personalizeTime,
                 coverageCheck: coverageTime))
         if configuration.keepsUprightImage { poem.uprightImage = image }
+        poem.reading = reading
         return poem
+    }
+
+    /// Recognises a prepared image: line by line with this scanner's engines
+    /// (`PageReading`) when the configuration asks for it, else by one call of Tesseract's
+    /// page recognition.
+    func read(
+        _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
+        progress: (@Sendable (Int) -> Void)?
+    ) async throws(SnapPoemError) -> (RecognizedPage, ReadingReport?) {
+        guard configuration.readsByLine, PageReading.applies(to: options) else {
+            var options = options
+            if let deadline { options.timeLimit = max(.zero, ContinuousClock.now.duration(to: deadline)) }
+            return (try await recognizer.recognize(image, options: options, name: name, progress: progress), nil)
+        }
+        let (page, report) = try await PageReading(engines: engines).read(
+            image, options: options, deadline: deadline, name: name, progress: progress)
+        return (page, report)
     }
 }
 

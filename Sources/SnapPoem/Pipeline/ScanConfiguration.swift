@@ -28,6 +28,28 @@ public struct ScanConfiguration: Sendable, Equatable {
     /// `ScannedPoem.coverage`. On by default; it applies to the page and block segmentation
     /// modes only (`CoverageCheck.applies(to:)`).
     public var checksTextCoverage = true
+    /// How many Tesseract engines read one image at once: after layout analysis, the page's
+    /// text lines are split between them and read in parallel (`PageReading`), for the same
+    /// text as one engine. Default 2, for one image at a time on two cores (the command
+    /// line's single image, a library call); a batch keeps one engine per worker
+    /// (`BatchScanner` sets 1), since its workers already use every core. The second
+    /// engine loads in the background while the first image is decoded and prepared.
+    /// Values are clamped to 1–2.
+    public var recognitionEngines = 2
+    /// Let the poem's language decide the reading: when the engine's languages are English
+    /// and French (`eng+fra`, the default), the first lines are read, and if they are French
+    /// the page is read with the French model alone; a line in the other language than the
+    /// poem's is read again with that language's model (`PageReading`). On by default;
+    /// `ScannedPoem.reading` says what was chosen.
+    public var choosesLanguage = true
+
+    /// Whether the page is read line by line (`PageReading`) rather than by one call of
+    /// Tesseract's page recognition: with two engines or the language choice, for the
+    /// automatic page segmentation without Tesseract's own renderings or a region.
+    var readsByLine: Bool {
+        (recognitionEngines > 1 || (choosesLanguage && ReadingEngines.choosesLanguage(for: engine.languages)))
+            && PageReading.applies(to: recognition)
+    }
 
     /// Creates a configuration; every stage has sensible defaults.
     public init(
@@ -118,6 +140,9 @@ public struct ScannedPoem: Sendable, Equatable {
     public var personalized: PersonalizedText
     /// Time spent in each stage.
     public var timings: StageTimings
+    /// How the page was read line by line (engines, language chosen), or nil when it was
+    /// read by one call of Tesseract's page recognition (`ScanConfiguration.readsByLine`).
+    public var reading: ReadingReport? = nil
 
     /// The personalised poem's text.
     public var text: String { personalized.text }

@@ -56,6 +56,11 @@ public enum ScanOption: String, Sendable, CaseIterable {
     case region
     /// Seconds (decimals allowed) that bound each image's recognition.
     case timeout
+    /// How many engines read one image at once: 1 or 2 (`ScanConfiguration.recognitionEngines`).
+    case engines
+    /// Read with the languages given, without letting the poem's language choose the model
+    /// (`ScanConfiguration.choosesLanguage` off).
+    case noLanguageChoice = "no-language-choice"
 
     /// The command line's long name, e.g. `max-dimension`.
     public var name: String { rawValue }
@@ -64,7 +69,7 @@ public enum ScanOption: String, Sendable, CaseIterable {
     public var takesValue: Bool {
         switch self {
         case .ignoreCase, .substring, .exact, .noCleanup, .noRotate, .noDeskew, .noInvert, .noClearSurround, .noCoverageCheck,
-            .preserveSpaces:
+            .preserveSpaces, .noLanguageChoice:
             false
         default: true
         }
@@ -139,6 +144,13 @@ extension ScanConfiguration {
         preprocessing.invertsLightText = !has(.noInvert)
         preprocessing.clearsSurround = !has(.noClearSurround)
         checksTextCoverage = !has(.noCoverageCheck)
+        choosesLanguage = !has(.noLanguageChoice)
+        if let text = value(.engines) {
+            guard let count = Int(text), (1...2).contains(count) else {
+                throw .invalidValue(option: .engines, value: text, expected: "1 or 2")
+            }
+            recognitionEngines = count
+        }
         if let text = value(.filter) {
             guard let filter = ImageFilter(rawValue: text) else {
                 let names = ImageFilter.allCases.map(\.rawValue).joined(separator: ", ")

@@ -1,0 +1,170 @@
+import CTesseract
+import CTesseractShim
+
+/// One text line found by Tesseract's page layout analysis, before any recognition.
+public struct LayoutLine: Sendable, Equatable, Codable {
+    /// Which block (in Tesseract's reading order, from 0) the line belongs to.
+    public var block: Int
+    /// Which paragraph of the page (from 0) the line belongs to, as layout analysis sees it.
+    public var paragraph: Int
+    /// The line's box in the analysed image.
+    public var box: BoundingBox
+    /// The box of the line's block.
+    public var blockBox: BoundingBox
+
+    /// Creates a layout line.
+    public init(block: Int, paragraph: Int, box: BoundingBox, blockBox: BoundingBox) {
+        self.block = block
+        self.paragraph = paragraph
+        self.box = box
+        self.blockBox = blockBox
+    }
+}
+
+/// Layout analysis alone, and recognition line by line: the two halves of what
+/// `TessBaseAPIRecognize` does, taken apart so that the lines of one page can be shared
+/// between engines (`PageReading`). Tesseract's LSTM recognises a page one text line at a
+/// time anyway; reading each line as a rectangle in single-line mode gives the same text.
+extension TesseractEngine {
+    /// The text lines of `image` in Tesseract's reading order (`TessBaseAPIAnalyseLayout`,
+    /// page segmentation `options.pageSegmentation`). Blocks the calling thread.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` (the engine is then `isDamaged`),
+    ///   `.invalidOption` for a resolution outside 70–2400 dpi.
+    func analyseLayout(_ image: PoemImage, options: RecognitionOptions, name: String) throws(SnapPoemError) -> [LayoutLine] {
+        precondition(!isDamaged, "a damaged engine must be replaced, not used")
+        LibrarySetup.keepTesseractSingleThreaded()
+        defer { if !isDamaged { TessBaseAPIClear(handle) } }
+        try hand(image, options: options, mode: options.pageSegmentation, name: name)
+        let needed = MemoryHeadroom.recognitionBytes(width: image.width, height: image.height)
+        guard MemoryHeadroom.isAvailable(needed) else {
+            throw .outOfMemory(
+                path: name, stage: "analysing the layout of the \(image.width)×\(image.height) image (Tesseract needs about \(needed >> 20) MiB more)")
+        }
+        var created: OpaquePointer?
+        try check(snap_poem_tess_analyse_layout(handle, &created), name: name, doing: "analysing the page layout")
+        guard let iterator = created else { return [] }
+        defer { TessPageIteratorDelete(iterator) }
+        var lines: [LayoutLine] = []
+        var block = -1, paragraph = -1
+        var blockBox = BoundingBox(left: 0, top: 0, right: 0, bottom: 0)
+        repeat {
+            if block < 0 || TessPageIteratorIsAtBeginningOf(iterator, RIL_BLOCK) != 0 {
+                block += 1
+                blockBox = box(iterator, RIL_BLOCK)
+            }
+            if paragraph < 0 || TessPageIteratorIsAtBeginningOf(iterator, RIL_PARA) != 0 { paragraph += 1 }
+            var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+            if TessPageIteratorBoundingBox(iterator, RIL_TEXTLINE, &left, &top, &right, &bottom) != 0, right > left, bottom > top {
+                lines.append(
+                    LayoutLine(
+                        block: block, paragraph: paragraph,
+                        box: BoundingBox(left: Int(left), top: Int(top), right: Int(right), bottom: Int(bottom)), blockBox: blockBox))
+            }
+        } while TessPageIteratorNext(iterator, RIL_TEXTLINE) != 0
+        return lines
+    }
+
+    /// Recognises each of `boxes` in `image` as one text line (page segmentation 7 on a
+    /// rectangle, `TessBaseAPISetRectangle`), with word boxes in the whole image's pixels.
+    /// Blocks the calling thread. Stops early, with the lines read so far, when `control`
+    /// runs out of time.
+    ///
+    /// - Returns: one line per box (without words where nothing was read), and whether the
+    ///   deadline stopped the reading.
+    /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory` (the engine is then `isDamaged`),
+    ///   `.recognitionFailed`.
+    func recognizeLines(
+        _ image: PoemImage, boxes: [BoundingBox], options: RecognitionOptions, control: RecognitionControl, name: String
+    ) throws(SnapPoemError) -> (lines: [RecognizedLine], timedOut: Bool) {
+        precondition(!isDamaged, "a damaged engine must be replaced, not used")
+        LibrarySetup.keepTesseractSingleThreaded()
+        defer { if !isDamaged { TessBaseAPIClear(handle) } }
+        try hand(image, options: options, mode: .singleLine, name: name)
+        var createdMonitor: OpaquePointer?
+        try check(snap_poem_tess_monitor_create(&createdMonitor), name: name, doing: "starting recognition")
+        guard let monitor = createdMonitor else { throw .outOfMemory(path: name, stage: "starting recognition") }
+        defer { TessMonitorDelete(monitor) }
+        let context = Unmanaged.passRetained(control)
+        defer { context.release() }
+        TessMonitorSetCancelThis(monitor, context.toOpaque())
+        TessMonitorSetCancelFunc(monitor, cancelCallback)
+        var lines: [RecognizedLine] = []
+        for (index, line) in boxes.enumerated() {
+            if control.isCancelled { throw .cancelled(path: name) }
+            if control.shouldStop { return (lines, true) }
+            let margin = max(2, line.height / 6), side = max(4, line.height / 2)
+            let left = max(0, line.left - side), top = max(0, line.top - margin)
+            let right = min(image.width, line.right + side), bottom = min(image.height, line.bottom + margin)
+            guard right > left, bottom > top else {
+                lines.append(RecognizedLine(words: [], boundingBox: line, confidence: 0))
+                continue
+            }
+            try check(
+                snap_poem_tess_set_rectangle(handle, Int32(left), Int32(top), Int32(right - left), Int32(bottom - top)), name: name,
+                doing: "choosing a line to recognise")
+            var status: Int32 = -1
+            try check(snap_poem_tess_recognize(handle, monitor, &status), name: name, doing: "recognising a line")
+            if control.isCancelled { throw .cancelled(path: name) }
+            if control.stoppedByDeadline { return (lines, true) }
+            guard status == 0 else { throw .recognitionFailed(path: name, reason: "Tesseract returned \(status) on a line") }
+            do throws(TesseractFault) {
+                lines.append(try readLine(boundingBox: line))
+            } catch {
+                throw damaged(by: error, name: name, doing: "reading Tesseract's results")
+            }
+            control.report(Int(100 * Double(index + 1) / Double(boxes.count)))
+        }
+        return (lines, false)
+    }
+
+    /// Gives Tesseract a private copy of `image` with the resolution, page segmentation mode
+    /// and per-recognition variables of `options`.
+    private func hand(_ image: PoemImage, options: RecognitionOptions, mode: PageSegmentationMode, name: String) throws(SnapPoemError) {
+        guard RecognitionOptions.dotsPerInchRange.contains(options.dotsPerInch) else {
+            throw .invalidOption(
+                option: "dotsPerInch", reason: "\(options.dotsPerInch) is outside \(RecognitionOptions.dotsPerInchRange) dots per inch")
+        }
+        var privateCopy = pixCopy(nil, image.pix.pointer)
+        guard privateCopy != nil else {
+            throw .outOfMemory(path: name, stage: "copying the \(image.width)×\(image.height) image for Tesseract")
+        }
+        let handed = snap_poem_tess_set_image2(handle, privateCopy)
+        pixDestroy(&privateCopy)
+        try check(handed, name: name, doing: "handing the image to Tesseract")
+        TessBaseAPISetSourceResolution(handle, Int32(options.dotsPerInch))
+        TessBaseAPISetPageSegMode(handle, mode.tesseractValue)
+        let fixed = configuration.variables
+        do throws(TesseractFault) {
+            try set("tessedit_char_whitelist", options.allowedCharacters ?? fixed["tessedit_char_whitelist"] ?? "")
+            try set("tessedit_char_blacklist", options.deniedCharacters ?? fixed["tessedit_char_blacklist"] ?? "")
+            try set("preserve_interword_spaces", options.preserveInterwordSpaces ? "1" : fixed["preserve_interword_spaces"] ?? "0")
+        } catch {
+            throw damaged(by: error, name: name, doing: "setting Tesseract's variables")
+        }
+    }
+
+    /// The words of the one line just recognised.
+    private func readLine(boundingBox: BoundingBox) throws(TesseractFault) -> RecognizedLine {
+        var created: OpaquePointer?
+        try TesseractFault.check(snap_poem_tess_iterator(handle, &created))
+        var line = RecognizedLine(words: [], boundingBox: boundingBox, confidence: 0)
+        guard let iterator = created else { return line }
+        defer { TessResultIteratorDelete(iterator) }
+        let page = TessResultIteratorGetPageIterator(iterator)
+        line.confidence = Double(TessResultIteratorConfidence(iterator, RIL_TEXTLINE))
+        var more: Int32 = 1
+        repeat {
+            var wordText: UnsafeMutablePointer<CChar>?
+            try TesseractFault.check(snap_poem_tess_iterator_text(iterator, RIL_WORD, &wordText))
+            if let wordText {
+                line.words.append(
+                    RecognizedWord(
+                        text: copyText(wordText), confidence: Double(TessResultIteratorConfidence(iterator, RIL_WORD)),
+                        boundingBox: box(page, RIL_WORD)))
+            }
+            try TesseractFault.check(snap_poem_tess_iterator_next(iterator, RIL_WORD, &more))
+        } while more != 0
+        return line
+    }
+}

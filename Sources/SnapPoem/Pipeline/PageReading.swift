@@ -1,0 +1,238 @@
+import Foundation
+
+/// What reading a page line by line did: the engines, the language chosen, the lines read
+/// again in the other language. Reported in `ScannedPoem.reading` and the JSON export.
+public struct ReadingReport: Sendable, Equatable, Codable {
+    /// How many engines read the page's lines at once.
+    public var engines: Int
+    /// The text lines layout analysis found.
+    public var lineCount: Int
+    /// The language the poem was judged to be in, or nil when no choice was made (the
+    /// choice is off, or the languages are not English and French).
+    public var language: PoemLanguage?
+    /// How many lines were read by the French model alone.
+    public var frenchLines: Int
+    /// How many lines were read again because they were in the other language than the poem.
+    public var lineLanguageRereads: Int
+    /// Time spent in layout analysis, in milliseconds.
+    public var layoutMilliseconds: Int
+
+    /// Creates a report.
+    public init(
+        engines: Int, lineCount: Int, language: PoemLanguage?, frenchLines: Int, lineLanguageRereads: Int, layoutMilliseconds: Int
+    ) {
+        self.engines = engines
+        self.lineCount = lineCount
+        self.language = language
+        self.frenchLines = frenchLines
+        self.lineLanguageRereads = lineLanguageRereads
+        self.layoutMilliseconds = layoutMilliseconds
+    }
+}
+
+/// Reads one prepared page the way `TessBaseAPIRecognize` does, but in steps that can be
+/// shared: layout analysis once, then the text lines, split between the scanner's engines
+/// and read in parallel, joined again in Tesseract's reading order. Tesseract's LSTM reads
+/// a page one line at a time, so the text is that of one engine reading the page (measured
+/// in BENCHMARKS.md, "Two engines for one image").
+///
+/// The language of the poem is decided here too: the first lines (at least
+/// `leadingShare` of the page's line area, and 3 lines) are read with the configured
+/// languages (`eng+fra`); if they are French, the rest of the page, and those lines again,
+/// are read with the French model alone, which keeps the accents the English model drops.
+/// Then any line clearly in the other language than the poem's is read again with that
+/// language's model: a French line in an English poem, or the reverse.
+struct PageReading {
+    /// The engines to read with.
+    let engines: ReadingEngines
+
+    /// The share of the page's line area read before the language is decided.
+    static let leadingShare = 0.15
+
+    /// Whether a reading with `options` can go line by line: automatic page segmentation,
+    /// no renderings of Tesseract's own (hOCR, TSV, ALTO need its page result), no region
+    /// of interest.
+    static func applies(to options: RecognitionOptions) -> Bool {
+        options.pageSegmentation == .auto && options.renderings.isEmpty && options.regionOfInterest == nil
+    }
+
+    /// Reads `image`.
+    ///
+    /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory`, `.recognitionFailed`.
+    func read(
+        _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
+        progress: (@Sendable (Int) -> Void)?
+    ) async throws(SnapPoemError) -> (page: RecognizedPage, report: ReadingReport) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let layout = try await engines.primary.layout(image, options: options, name: name)
+        let layoutTime = clock.now - start
+        let workers = await engines.workers()
+        var report = ReadingReport(
+            engines: workers.count, lineCount: layout.count, language: nil, frenchLines: 0, lineLanguageRereads: 0,
+            layoutMilliseconds: Int(layoutTime.components.seconds * 1000 + layoutTime.components.attoseconds / 1_000_000_000_000_000))
+        guard !layout.isEmpty else {
+            return (Self.page(of: layout, lines: [], image: image, timedOut: false), report)
+        }
+        let boxes = layout.map(\.box)
+        let area = boxes.map { Double($0.width * $0.height) }
+        let total = area.reduce(0, +)
+        var leading = 0, covered = 0.0
+        while leading < boxes.count, leading < 3 || covered < Self.leadingShare * total {
+            covered += area[leading]
+            leading += 1
+        }
+        let all = Array(boxes.indices)
+        let first = Array(all.prefix(leading)), rest = Array(all.dropFirst(leading))
+        var lines = [RecognizedLine?](repeating: nil, count: boxes.count)
+        var timedOut = false
+        var inFrench = Set<Int>()
+        let readFirst = try await Self.split(first, boxes: boxes, image: image, with: workers, options: options, deadline: deadline, name: name)
+        timedOut = timedOut || readFirst.timedOut
+        for (index, line) in readFirst.lines { lines[index] = line }
+
+        var french: [Recognizer] = []
+        if engines.readsFrench, !timedOut {
+            let leadingText = first.compactMap { lines[$0]?.text }.joined(separator: "\n")
+            report.language = PoemLanguage.judge(leadingText) ?? .english
+            if report.language == .french { french = await engines.frenchWorkers() }
+            if report.language == .french, french.isEmpty { report.language = .english }
+        }
+        progress?(Int(100 * Self.leadingShare))
+        if !timedOut {
+            let poemEngines = french.isEmpty ? workers : french
+            let again = french.isEmpty ? [] : first
+            let read = try await Self.split(again + rest, boxes: boxes, image: image, with: poemEngines, options: options, deadline: deadline, name: name)
+            timedOut = timedOut || read.timedOut
+            for (index, line) in read.lines {
+                lines[index] = line
+                if !french.isEmpty { inFrench.insert(index) }
+            }
+        }
+        if !french.isEmpty, !timedOut {
+            // The French model alone is less sure of damaged print (a shadowed, curved line
+            // end) than the pair: a line it reads with little confidence is read by the pair
+            // too, and the surer reading is kept.
+            let doubtful = lines.indices.filter { index in
+                guard let line = lines[index], inFrench.contains(index) else { return false }
+                return line.words.isEmpty || Self.confidence(of: line) < Self.doubtfulFrenchConfidence
+            }
+            let read = try await Self.split(doubtful, boxes: boxes, image: image, with: workers, options: options, deadline: deadline, name: name)
+            timedOut = timedOut || read.timedOut
+            for (index, line) in read.lines where Self.confidence(of: line) > (lines[index].map(Self.confidence(of:)) ?? -1) {
+                lines[index] = line
+                inFrench.remove(index)
+            }
+        }
+        progress?(95)
+        if let language = report.language, !timedOut {
+            // Lines in the other language than the poem's, read again with that language's model.
+            let other: PoemLanguage = language == .french ? .english : .french
+            let strays = lines.indices.filter { index in
+                guard let line = lines[index], !line.words.isEmpty else { return false }
+                return PoemLanguage.judge(line.text) == other
+            }
+            let otherEngines = other == .french ? (french.isEmpty ? await engines.frenchWorkers() : french) : workers
+            if !strays.isEmpty, !otherEngines.isEmpty {
+                let read = try await Self.split(strays, boxes: boxes, image: image, with: otherEngines, options: options, deadline: deadline, name: name)
+                timedOut = timedOut || read.timedOut
+                for (index, line) in read.lines where !line.words.isEmpty {
+                    lines[index] = line
+                    if other == .french { inFrench.insert(index) } else { inFrench.remove(index) }
+                }
+                report.lineLanguageRereads = read.lines.count
+            }
+        }
+        report.frenchLines = inFrench.count
+        return (Self.page(of: layout, lines: lines, image: image, timedOut: timedOut), report)
+    }
+
+    /// The mean word confidence under which a line read by the French model alone is read
+    /// by the configured languages too (`eng+fra`), keeping the surer of the two readings.
+    static let doubtfulFrenchConfidence = 80.0
+
+    /// A line's mean word confidence over words with visible text; 0 for none.
+    static func confidence(of line: RecognizedLine) -> Double {
+        let words = line.words.filter { $0.text.contains { !$0.isWhitespace } }
+        return words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+    }
+
+    /// Reads the lines `indices` of `boxes`, split into contiguous runs of about equal area,
+    /// one run per engine, in parallel.
+    static func split(
+        _ indices: [Int], boxes: [BoundingBox], image: PoemImage, with engines: [Recognizer], options: RecognitionOptions,
+        deadline: ContinuousClock.Instant?, name: String
+    ) async throws(SnapPoemError) -> (lines: [(Int, RecognizedLine)], timedOut: Bool) {
+        guard !indices.isEmpty else { return ([], false) }
+        let runs = Self.runs(of: indices, boxes: boxes, count: engines.count)
+        do {
+            return try await withThrowingTaskGroup(of: (Int, [RecognizedLine], Bool).self) { group in
+                for (number, run) in runs.enumerated() where !run.isEmpty {
+                    let engine = engines[number]
+                    let runBoxes = run.map { boxes[$0] }
+                    group.addTask {
+                        let read = try await engine.recognizeLines(image, boxes: runBoxes, options: options, deadline: deadline, name: name)
+                        return (number, read.lines, read.timedOut)
+                    }
+                }
+                var result: [(Int, RecognizedLine)] = []
+                var timedOut = false
+                for try await (number, read, stopped) in group {
+                    result += zip(runs[number], read).map { ($0, $1) }
+                    timedOut = timedOut || stopped
+                }
+                return (result.sorted { $0.0 < $1.0 }, timedOut)
+            }
+        } catch let error as SnapPoemError {
+            throw error
+        } catch {
+            throw .cancelled(path: name)
+        }
+    }
+
+    /// `indices` cut into `count` contiguous runs of about equal line area.
+    static func runs(of indices: [Int], boxes: [BoundingBox], count: Int) -> [[Int]] {
+        guard count > 1, indices.count > 1 else { return [indices] }
+        let area = indices.map { Double(boxes[$0].width * boxes[$0].height) }
+        let total = area.reduce(0, +)
+        var runs: [[Int]] = [[]]
+        var sum = 0.0
+        for (position, index) in indices.enumerated() {
+            if runs.count < count, sum >= total * Double(runs.count) / Double(count), !runs[runs.count - 1].isEmpty {
+                runs.append([])
+            }
+            runs[runs.count - 1].append(index)
+            sum += area[position]
+        }
+        return runs
+    }
+
+    /// The page built from the layout and the lines read: blocks and paragraphs as layout
+    /// analysis found them, lines with words only.
+    static func page(of layout: [LayoutLine], lines: [RecognizedLine?], image: PoemImage, timedOut: Bool) -> RecognizedPage {
+        var blocks: [RecognizedBlock] = []
+        var lastBlock = -1, lastParagraph = -1
+        for (entry, read) in zip(layout, lines) {
+            guard var line = read, line.words.contains(where: { $0.text.contains { !$0.isWhitespace } }) else { continue }
+            line.boundingBox = entry.box
+            if entry.block != lastBlock {
+                blocks.append(RecognizedBlock(paragraphs: [], boundingBox: entry.blockBox))
+                lastBlock = entry.block
+                lastParagraph = -1
+            }
+            if entry.paragraph != lastParagraph {
+                blocks[blocks.count - 1].paragraphs.append(RecognizedParagraph(lines: [], boundingBox: entry.box))
+                lastParagraph = entry.paragraph
+            }
+            let p = blocks[blocks.count - 1].paragraphs.count - 1
+            blocks[blocks.count - 1].paragraphs[p].lines.append(line)
+            blocks[blocks.count - 1].paragraphs[p].boundingBox = blocks[blocks.count - 1].paragraphs[p].boundingBox.union(entry.box)
+        }
+        var page = RecognizedPage(
+            text: "", meanConfidence: 0, blocks: blocks, timedOut: timedOut, imageWidth: image.width, imageHeight: image.height)
+        let words = page.words.filter { $0.text.contains { !$0.isWhitespace } }
+        page.meanConfidence = words.isEmpty ? 0 : Int((words.map(\.confidence).reduce(0, +) / Double(words.count)).rounded())
+        page.text = CoverageCheck.text(of: page)
+        return page
+    }
+}

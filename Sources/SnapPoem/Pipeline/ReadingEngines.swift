@@ -1,0 +1,74 @@
+import Synchronization
+
+/// The engines one scanner reads a page with: its own `Recognizer`, a second one for the
+/// second core (`ScanConfiguration.recognitionEngines` = 2), and French-only engines for
+/// French poems and lines (`ScanConfiguration.choosesLanguage`).
+///
+/// Only the first engine is loaded before the scanner exists (so that a missing language is
+/// an error of `PoemScanner.init`). The second one loads in the background from the start,
+/// while the first image is decoded and prepared; the French ones load the first time a
+/// page turns out to be French. An engine that cannot load (memory, a missing `fra`) is left
+/// out and the page is read with the others.
+final class ReadingEngines: Sendable {
+    /// The scanner's own engine.
+    let primary: Recognizer
+    /// How many engines read one page at once (1 or 2).
+    let count: Int
+    private let second: Task<Recognizer?, Never>?
+    private let french: Mutex<[Task<Recognizer?, Never>]> = Mutex([])
+    private let frenchConfiguration: EngineConfiguration?
+
+    /// The language set French pages and lines are read with: the French model alone.
+    static let frenchLanguages = try! LanguageSet(parsing: "fra")
+
+    /// Engines around `primary`, started with `primary`'s configuration.
+    init(primary: Recognizer, count: Int, choosesLanguage: Bool) {
+        self.primary = primary
+        self.count = max(1, min(count, 2))
+        let configuration = primary.configuration
+        self.second =
+            self.count > 1
+            ? Task.detached(priority: .userInitiated) { try? await Recognizer(configuration: configuration) } : nil
+        if choosesLanguage, Self.choosesLanguage(for: configuration.languages) {
+            var french = configuration
+            french.languages = Self.frenchLanguages
+            frenchConfiguration = french
+        } else {
+            frenchConfiguration = nil
+        }
+    }
+
+    /// Whether the language of a poem can be chosen among `languages`: English and French
+    /// are both loaded, so the English reading is this set and the French one `fra` alone.
+    static func choosesLanguage(for languages: LanguageSet) -> Bool {
+        languages.codes.contains("eng") && languages.codes.contains("fra") && languages.codes.count == 2
+    }
+
+    /// Whether French pages and lines have engines of their own.
+    var readsFrench: Bool { frenchConfiguration != nil }
+
+    /// The engines that read a page with the configured languages (the second one once it
+    /// has loaded; waiting for it costs nothing after the first image).
+    func workers() async -> [Recognizer] {
+        guard let second else { return [primary] }
+        if let loaded = await second.value { return [primary, loaded] }
+        return [primary]
+    }
+
+    /// The French-only engines, as many as `count`, loaded the first time they are asked
+    /// for (in parallel); empty when none can load.
+    func frenchWorkers() async -> [Recognizer] {
+        guard let configuration = frenchConfiguration else { return [] }
+        let tasks = french.withLock { tasks -> [Task<Recognizer?, Never>] in
+            while tasks.count < count {
+                tasks.append(Task.detached(priority: .userInitiated) { try? await Recognizer(configuration: configuration) })
+            }
+            return tasks
+        }
+        var loaded: [Recognizer] = []
+        for task in tasks {
+            if let recognizer = await task.value { loaded.append(recognizer) }
+        }
+        return loaded
+    }
+}
