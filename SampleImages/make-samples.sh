@@ -4,6 +4,7 @@
 # Needs these Debian 12 packages (installed with apt-get when missing and run
 # as root):
 #   python3-pil        Pillow, draws and encodes almost everything
+#   python3-numpy      the page curl of make_book_samples.py
 #   imagemagick        /usr/bin/convert (IM6): 16-bit PNG, CMYK JPEG, checks
 #   fonts-ebgaramond   EB Garamond 12 Regular      (SIL OFL 1.1)
 #   fonts-liberation2  Liberation Serif Regular    (SIL OFL 1.1)
@@ -17,7 +18,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
 
-packages=(python3-pil imagemagick fonts-ebgaramond fonts-liberation2 fonts-dejavu-core)
+packages=(python3-pil python3-numpy imagemagick fonts-ebgaramond fonts-liberation2 fonts-dejavu-core)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -37,6 +38,8 @@ CONVERT=/usr/bin/convert      # the real ImageMagick; /usr/local/bin/convert may
 IDENTIFY=/usr/bin/identify
 
 /usr/bin/python3 make_samples.py "$here"
+# Issue 20's curl sweep and French renders (own seeds; uses Scripts/benchset's renderer).
+/usr/bin/python3 make_book_samples.py "$here"
 
 # ---- checks: fail loudly if an encoding or an EXIF tag is not what we claim
 fail=0

@@ -222,7 +222,7 @@ def degraded(writer):
 def french(writer):
     rng = random.Random(2022)
     for name, text, font, size in [
-        ("fr-clean-demain", poems.DEMAIN, "libertine", 44),
+        ("fr-clean-lac", poems.LE_LAC, "libertine", 44),
         ("fr-clean-il-pleure", poems.IL_PLEURE, "c059", 46),
         ("fr-clean-albatros", poems.ALBATROS, "p052", 42),
     ]:
@@ -231,9 +231,9 @@ def french(writer):
     page, lines = poem_page(rng, poems.MON_REVE, "freeserif", 44, base=(236, 226, 204), colour=(42, 32, 28), mottle=14)
     lit = light(page, lambda x, y: 0.55 + 0.45 * np.clip(1.3 - y, 0, 1))
     writer.add("fr-photo-mon-reve", grain(rng, lit.filter(ImageFilter.GaussianBlur(1.0)), 10), lines, "French, photo-like", "fr", jpeg=85)
-    page, lines = poem_page(rng, poems.HARMONIE, "libertine", 44, base=(240, 236, 224), mottle=10)
+    page, lines = poem_page(rng, poems.DORMEUR, "libertine", 44, base=(240, 236, 224), mottle=10)
     tilted = page.rotate(2.4, resample=Image.BICUBIC, expand=True, fillcolor=(240, 236, 224))
-    writer.add("fr-photo-harmonie", grain(rng, tilted, 10), lines, "French, photo-like", "fr", jpeg=82)
+    writer.add("fr-photo-dormeur", grain(rng, tilted, 10), lines, "French, photo-like", "fr", jpeg=82)
     page, lines = poem_page(rng, poems.SEMAILLES, "c059", 46, base=(230, 232, 236), colour=(30, 30, 60), mottle=10)
     writer.add("fr-photo-semailles", grain(rng, light(page, lambda x, y: 0.6 + 0.4 * (1 - (2 * x - 1) ** 2 * (2 * y - 1) ** 2)), 11), lines, "French, photo-like", "fr", jpeg=80)
 
@@ -258,7 +258,7 @@ def book(writer):
     book_page(rng, poems.ANNABEL, "libertine", 42, 62, "right", False, "book-annabel", "book photo", "en", "Annabel", writer)
     book_page(rng, poems.RAVEN, "p052", 38, 88, "left", True, "book-raven", "book photo", "en", "Lenore", writer)
     book_page(rng, poems.OZYMANDIAS, "c059", 42, 75, "right", True, "book-ozymandias", "book photo", "en", "Ozymandias", writer)
-    book_page(rng, poems.DEMAIN, "freeserif", 42, 55, "left", False, "book-fr-demain", "book photo", "fr", "Harfleur", writer)
+    book_page(rng, poems.SEMAILLES, "freeserif", 42, 55, "left", False, "book-fr-semailles", "book photo", "fr", "-", writer)
     book_page(rng, poems.DORMEUR, "libertine", 42, 80, "right", True, "book-fr-dormeur", "book photo", "fr", "-", writer)
     book_page(rng, poems.LE_LAC, "c059", 40, 70, "left", True, "book-fr-lac", "book photo", "fr", "-", writer)
 

@@ -8,25 +8,6 @@ ground truth, so what is drawn is exactly what is scored.
 
 # ---- French ------------------------------------------------------------------
 
-# Victor Hugo, "Demain, dès l'aube…", Les Contemplations (1856).
-DEMAIN = """Demain, dès l'aube
-
-Demain, dès l'aube, à l'heure où blanchit la campagne,
-Je partirai. Vois-tu, je sais que tu m'attends.
-J'irai par la forêt, j'irai par la montagne.
-Je ne puis demeurer loin de toi plus longtemps.
-
-Je marcherai les yeux fixés sur mes pensées,
-Sans rien voir au dehors, sans entendre aucun bruit,
-Seul, inconnu, le dos courbé, les mains croisées,
-Triste, et le jour pour moi sera comme la nuit.
-
-Je ne regarderai ni l'or du soir qui tombe,
-Ni les voiles au loin descendant vers Harfleur,
-Et quand j'arriverai, je mettrai sur ta tombe
-Un bouquet de houx vert et de bruyère en fleur.
-"""
-
 # Paul Verlaine, "Il pleure dans mon cœur", Romances sans paroles (1874).
 IL_PLEURE = """Il pleure dans mon cœur
 
@@ -95,25 +76,6 @@ Le Poète est semblable au prince des nuées
 Qui hante la tempête et se rit de l'archer ;
 Exilé sur le sol au milieu des huées,
 Ses ailes de géant l'empêchent de marcher.
-"""
-
-# Charles Baudelaire, "Harmonie du soir", Les Fleurs du mal (1857).
-HARMONIE = """Harmonie du soir
-
-Voici venir les temps où vibrant sur sa tige
-Chaque fleur s'évapore ainsi qu'un encensoir ;
-Les sons et les parfums tournent dans l'air du soir ;
-Valse mélancolique et langoureux vertige !
-
-Chaque fleur s'évapore ainsi qu'un encensoir ;
-Le violon frémit comme un cœur qu'on afflige ;
-Valse mélancolique et langoureux vertige !
-Le ciel est triste et beau comme un grand reposoir.
-
-Le violon frémit comme un cœur qu'on afflige,
-Un cœur tendre, qui hait le néant vaste et noir !
-Le ciel est triste et beau comme un grand reposoir ;
-Le soleil s'est noyé dans son sang qui se fige.
 """
 
 # Arthur Rimbaud, "Le Dormeur du val" (1870).

@@ -110,6 +110,7 @@ struct OptionSpec: Sendable, Equatable {
         OptionSpec("no-rotate", help: "Do not detect and undo a page turned 90, 180 or 270 degrees."),
         OptionSpec("no-deskew", help: "Do not straighten slightly tilted text."),
         OptionSpec("no-invert", help: "Do not turn light text on a dark background into dark on light."),
+        OptionSpec("no-dewarp", help: "Do not flatten the curved lines of a page photographed in an open book."),
         OptionSpec(
             "no-clear-surround", help: "Do not paint over the dark table around a photographed sheet before recognition."),
         OptionSpec(

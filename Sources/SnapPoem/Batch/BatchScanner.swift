@@ -56,10 +56,11 @@ public struct BatchScanner: Sendable {
     ) async throws(SnapPoemError) {
         guard !inputs.isEmpty else { return }
         let workerCount = min(workers, inputs.count)
-        // A batch keeps one engine per worker: its workers already use every core.
+        // A batch keeps one engine per worker: its workers already use every core. A batch of
+        // one image (the command line's single image) reads it with the engines configured.
         let configuration = {
             var configuration = self.configuration
-            configuration.recognitionEngines = 1
+            if workerCount > 1 { configuration.recognitionEngines = 1 }
             return configuration
         }()
         let started = await withTaskGroup(of: Result<PoemScanner, SnapPoemError>.self) { group in

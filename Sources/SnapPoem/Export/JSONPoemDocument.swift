@@ -81,8 +81,11 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         public var hasText: Bool
         /// `lines`: every recognised line in reading order.
         public var lines: [Line]
+        /// `reading`: how the page was read line by line (engines, the poem's language, lines
+        /// read by the French model); absent when one call of Tesseract read the page.
+        public var reading: ReadingReport? = nil
 
-        enum CodingKeys: String, CodingKey { case meanConfidence, timedOut, hasText, lines }
+        enum CodingKeys: String, CodingKey { case meanConfidence, timedOut, hasText, lines, reading }
     }
 
     /// One entry of `recognition.lines`.
@@ -191,10 +194,13 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         /// `surroundCleared`: the share of the image, 0–1 to three decimals, around a
         /// photographed sheet (a dark table) that was painted in the paper's tone; 0 for none.
         public var surroundCleared: Double? = nil
+        /// `curvature`: how curved the text lines were (Leptonica's dewarper) and whether the
+        /// page was flattened; absent when dewarping was off or no model could be built.
+        public var curvature: PageCurvature? = nil
 
         enum CodingKeys: String, CodingKey {
             case maxDimension, filter, scaling, scaleFactor, inverted, flattened, rotation, deskewAngle, notes, skew
-            case surroundCleared
+            case surroundCleared, curvature
         }
 
         /// Writes `maxDimension` as an explicit `null` rather than leaving the key out.
@@ -211,6 +217,7 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
             try container.encode(notes, forKey: .notes)
             try container.encode(skew, forKey: .skew)
             try container.encodeIfPresent(surroundCleared, forKey: .surroundCleared)
+            try container.encodeIfPresent(curvature, forKey: .curvature)
         }
     }
 
@@ -311,7 +318,8 @@ extension JSONPoemDocument {
             }
         }
         recognition = Recognition(
-            meanConfidence: poem.page.meanConfidence, timedOut: poem.page.timedOut, hasText: poem.page.hasText, lines: lines)
+            meanConfidence: poem.page.meanConfidence, timedOut: poem.page.timedOut, hasText: poem.page.hasText, lines: lines,
+            reading: poem.reading)
         let facts = poem.imageFacts
         var maxDimension: Int?
         let scaling: String
@@ -333,7 +341,8 @@ extension JSONPoemDocument {
                 scaleFactor: (report.scaleFactor * 1000).rounded() / 1000, inverted: report.inverted,
                 flattened: report.flattened, rotation: report.rotation,
                 deskewAngle: (report.deskewAngle * 100).rounded() / 100, notes: report.notes,
-                skew: report.skew.map(Skew.init), surroundCleared: (report.clearedSurroundShare * 1000).rounded() / 1000))
+                skew: report.skew.map(Skew.init), surroundCleared: (report.clearedSurroundShare * 1000).rounded() / 1000,
+                curvature: report.curvature))
         let stages = poem.timings
         timings = Timings(
             decodeSeconds: Self.seconds(stages.decode), preprocessSeconds: Self.seconds(stages.preprocess),

@@ -123,6 +123,11 @@ extension ImagePreprocessor {
                 }
             }
         }
+        if options.dewarps {
+            let (flattened, curvature) = try dewarped(current)
+            report.curvature = curvature
+            if curvature?.applied == true { current = flattened }
+        }
         switch options.filter {
         case .none, .flatten: break
         case .blackAndWhite: current = try filtered(current, with: .blackAndWhite)

@@ -17,6 +17,10 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
     /// Paint white the dark surround of a photographed sheet (the table it lies on) before
     /// the other steps; see `ImagePreprocessor.clearedSurround`. Default: on.
     public var clearsSurround: Bool = true
+    /// Measure how curved the text lines are (a page photographed in an open book) and
+    /// flatten them with Leptonica's dewarper when they are (`ImagePreprocessor.dewarped`).
+    /// Default: on.
+    public var dewarps: Bool = true
     /// The most pixels the preprocessed image may have; larger results are scaled down and
     /// the report says so. Default 36 megapixels.
     public var maxOutputPixels: Int
@@ -33,7 +37,8 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
         detectsOrientation: Bool = true,
         deskews: Bool = true,
         maxOutputPixels: Int = 36_000_000,
-        clearsSurround: Bool = true
+        clearsSurround: Bool = true,
+        dewarps: Bool = true
     ) {
         if case .maxDimension(let side) = scaling {
             precondition(side >= 16, "maxDimension must be at least 16 pixels")
@@ -45,6 +50,7 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
         self.detectsOrientation = detectsOrientation
         self.deskews = deskews
         self.clearsSurround = clearsSurround
+        self.dewarps = dewarps
         self.maxOutputPixels = maxOutputPixels
     }
 
@@ -52,20 +58,20 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
     /// black-and-white filter, nothing else.
     public static let tutorial = PreprocessingOptions(
         scaling: .maxDimension(640), filter: .blackAndWhite, invertsLightText: false,
-        detectsOrientation: false, deskews: false, clearsSurround: false)
+        detectsOrientation: false, deskews: false, clearsSurround: false, dewarps: false)
 
     /// No preprocessing beyond conversion to grey (and the size limits).
     public static let minimal = PreprocessingOptions(
         scaling: .original, filter: .none, invertsLightText: false, detectsOrientation: false, deskews: false,
-        clearsSurround: false)
+        clearsSurround: false, dewarps: false)
 }
 
 extension PreprocessingOptions {
     enum CodingKeys: String, CodingKey {
-        case scaling, filter, invertsLightText, detectsOrientation, deskews, clearsSurround, maxOutputPixels
+        case scaling, filter, invertsLightText, detectsOrientation, deskews, clearsSurround, maxOutputPixels, dewarps
     }
 
-    /// Decodes options; `clearsSurround`, added later, defaults to on when absent.
+    /// Decodes options; `clearsSurround` and `dewarps`, added later, default to on when absent.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         scaling = try container.decode(ScalingMode.self, forKey: .scaling)
@@ -75,5 +81,6 @@ extension PreprocessingOptions {
         deskews = try container.decode(Bool.self, forKey: .deskews)
         clearsSurround = try container.decodeIfPresent(Bool.self, forKey: .clearsSurround) ?? true
         maxOutputPixels = try container.decode(Int.self, forKey: .maxOutputPixels)
+        dewarps = try container.decodeIfPresent(Bool.self, forKey: .dewarps) ?? true
     }
 }

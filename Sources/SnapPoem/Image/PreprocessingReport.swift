@@ -39,10 +39,13 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     public var outputHeight: Int
     /// Things the user should know: a step skipped, a size limit applied.
     public var notes: [String]
+    /// How curved the text lines were and whether the page was flattened
+    /// (`ImagePreprocessor.dewarped`); nil when dewarping was off or no model could be built.
+    public var curvature: PageCurvature? = nil
 
     enum CodingKeys: String, CodingKey {
         case inputWidth, inputHeight, analysis, scaleFactor, scaledWidth, scaledHeight, inverted, flattened, clearedSurroundShare, rotation
-        case orientationConfidence, skew, deskewAngle, filter, outputWidth, outputHeight, notes
+        case orientationConfidence, skew, deskewAngle, filter, outputWidth, outputHeight, notes, curvature
     }
 
     /// Decodes a report. `clearedSurroundShare`, added later, defaults to 0 when absent; the
@@ -70,6 +73,7 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
         outputWidth = try container.decode(Int.self, forKey: .outputWidth)
         outputHeight = try container.decode(Int.self, forKey: .outputHeight)
         notes = try container.decode([String].self, forKey: .notes)
+        curvature = try container.decodeIfPresent(PageCurvature.self, forKey: .curvature)
     }
 
     /// Creates a report of an image that has not been changed yet.

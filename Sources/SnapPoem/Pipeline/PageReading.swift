@@ -16,6 +16,19 @@ public struct ReadingReport: Sendable, Equatable, Codable {
     public var lineLanguageRereads: Int
     /// Time spent in layout analysis, in milliseconds.
     public var layoutMilliseconds: Int
+    /// Why the reading stopped before the end of the page, when it was allowed to: the
+    /// layout's lines run vertically (a page turned 90° or 270°), or the first lines read
+    /// as garbage (a page upside down). The scanner then asks orientation detection at once
+    /// instead of reading the whole page first. Nil when the page was read to the end.
+    public var stoppedEarly: EarlyStop? = nil
+
+    /// Why a reading stopped early.
+    public enum EarlyStop: String, Sendable, Codable {
+        /// Most lines found by layout analysis are taller than wide.
+        case verticalLines = "vertical-lines"
+        /// The first lines read with a mean word confidence under the scanner's doubt threshold.
+        case doubtfulStart = "doubtful-start"
+    }
 
     /// Creates a report.
     public init(
@@ -59,9 +72,13 @@ struct PageReading {
     /// Reads `image`.
     ///
     /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory`, `.recognitionFailed`.
+    ///
+    /// - Parameter doubtfulConfidence: when set, the reading stops early (with what it has)
+    ///   if the layout's lines run vertically or the first lines' mean word confidence is
+    ///   under it; `report.stoppedEarly` says why.
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
-        progress: (@Sendable (Int) -> Void)?
+        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil
     ) async throws(SnapPoemError) -> (page: RecognizedPage, report: ReadingReport) {
         let clock = ContinuousClock()
         let start = clock.now
@@ -75,6 +92,10 @@ struct PageReading {
             return (Self.page(of: layout, lines: [], image: image, timedOut: false), report)
         }
         let boxes = layout.map(\.box)
+        if doubtfulConfidence != nil, boxes.count >= 3, boxes.filter({ $0.height > $0.width }).count * 2 > boxes.count {
+            report.stoppedEarly = .verticalLines
+            return (Self.page(of: layout, lines: [], image: image, timedOut: false), report)
+        }
         let area = boxes.map { Double($0.width * $0.height) }
         let total = area.reduce(0, +)
         var leading = 0, covered = 0.0
@@ -90,6 +111,13 @@ struct PageReading {
         let readFirst = try await Self.split(first, boxes: boxes, image: image, with: workers, options: options, deadline: deadline, name: name)
         timedOut = timedOut || readFirst.timedOut
         for (index, line) in readFirst.lines { lines[index] = line }
+        if let doubtfulConfidence, !timedOut, leading < boxes.count {
+            let page = Self.page(of: layout, lines: lines, image: image, timedOut: false)
+            if !page.hasText || page.meanConfidence < doubtfulConfidence {
+                report.stoppedEarly = .doubtfulStart
+                return (page, report)
+            }
+        }
 
         var french: [Recognizer] = []
         if engines.readsFrench, !timedOut {

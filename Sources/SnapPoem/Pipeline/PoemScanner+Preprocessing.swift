@@ -29,6 +29,7 @@ extension PoemScanner {
         if configuration.recognition.regionOfInterest != nil {
             options.detectsOrientation = false
             options.deskews = false
+            options.dewarps = false
         }
         do throws(SnapPoemError) {
             let stage = try await offload { [options] () throws(SnapPoemError) in try ImagePreprocessor.start(image, options: options) }

@@ -151,7 +151,11 @@ public final class PoemScanner: Sendable {
         }
         let recognizeStart = clock.now
         let deadline = recognition.timeLimit.map { recognizeStart.advanced(by: $0) }
-        var (page, reading) = try await read(prepared, options: recognition, deadline: deadline, name: name, progress: progress)
+        // With orientation detection at hand, a reading that starts badly stops at once.
+        let mayStopEarly = preparation.report.rotation == 0 && configuration.preprocessing.detectsOrientation && orientationDetector != nil
+        var (page, reading) = try await read(
+            prepared, options: recognition, deadline: deadline, name: name, progress: progress,
+            doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil)
         var recognizeTime = clock.now - recognizeStart
         if let retry = try await retryIfTurned(
             stage: stage, first: preparation, page: page, recognition: recognition, deadline: deadline, name: name,
@@ -164,6 +168,12 @@ public final class PoemScanner: Sendable {
             }
             preprocessTime += retry.preprocessTime
             recognizeTime += retry.recognizeTime
+        }
+        if reading?.stoppedEarly != nil {
+            // Not turned after all (or detection could not tell): read the whole page as it is.
+            let again = clock.now
+            (page, reading) = try await read(preparation.image, options: recognition, deadline: deadline, name: name, progress: progress)
+            recognizeTime += clock.now - again
         }
 
         var coverage: TextCoverage?
@@ -216,7 +226,7 @@ public final class PoemScanner: Sendable {
     /// page recognition.
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
-        progress: (@Sendable (Int) -> Void)?
+        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil
     ) async throws(SnapPoemError) -> (RecognizedPage, ReadingReport?) {
         guard configuration.readsByLine, PageReading.applies(to: options) else {
             var options = options
@@ -224,7 +234,7 @@ public final class PoemScanner: Sendable {
             return (try await recognizer.recognize(image, options: options, name: name, progress: progress), nil)
         }
         let (page, report) = try await PageReading(engines: engines).read(
-            image, options: options, deadline: deadline, name: name, progress: progress)
+            image, options: options, deadline: deadline, name: name, progress: progress, doubtfulConfidence: doubtfulConfidence)
         return (page, report)
     }
 }

@@ -36,6 +36,8 @@ public enum ScanOption: String, Sendable, CaseIterable {
     case noDeskew = "no-deskew"
     /// Do not invert light text on a dark background.
     case noInvert = "no-invert"
+    /// Do not flatten the curved lines of a page photographed in a book.
+    case noDewarp = "no-dewarp"
     /// Do not paint a dark table around a photographed sheet in the paper's tone.
     case noClearSurround = "no-clear-surround"
     /// Do not check that recognised words cover the text-like ink (and re-read what they miss).
@@ -69,7 +71,7 @@ public enum ScanOption: String, Sendable, CaseIterable {
     public var takesValue: Bool {
         switch self {
         case .ignoreCase, .substring, .exact, .noCleanup, .noRotate, .noDeskew, .noInvert, .noClearSurround, .noCoverageCheck,
-            .preserveSpaces, .noLanguageChoice:
+            .preserveSpaces, .noLanguageChoice, .noDewarp:
             false
         default: true
         }
@@ -143,6 +145,7 @@ extension ScanConfiguration {
         preprocessing.deskews = !has(.noDeskew)
         preprocessing.invertsLightText = !has(.noInvert)
         preprocessing.clearsSurround = !has(.noClearSurround)
+        preprocessing.dewarps = !has(.noDewarp)
         checksTextCoverage = !has(.noCoverageCheck)
         choosesLanguage = !has(.noLanguageChoice)
         if let text = value(.engines) {

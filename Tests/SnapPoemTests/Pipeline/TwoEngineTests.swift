@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import SnapPoem
+
+/// Issue 21: two engines read one image. After layout analysis the page's lines are split
+/// between the engines and read in parallel; the text must be that of one engine.
+@Suite("Two engines for one image")
+struct TwoEngineTests {
+    static let samples = ["Lenore.png", "photo-clean.png", "columns.png", "photo-rotated-180.png", "french/hugo-demain-clean.png"]
+
+    @Test("Two engines give one engine's text, lines and stanzas", arguments: samples)
+    func sameText(sample: String) async throws {
+        let two = try await SharedScanner.get()
+        var single = ScanConfiguration()
+        single.recognitionEngines = 1
+        let one = try await PoemScanner(configuration: single)
+        let path = Fixtures.sample(sample)
+        let a = try await two.scan(fileAt: path)
+        let b = try await one.scan(fileAt: path)
+        #expect(a.reading?.engines == 2)
+        #expect(b.reading?.engines == 1)
+        #expect(a.text == b.text, "\(sample)")
+        #expect(a.page.lines.map(\.boundingBox) == b.page.lines.map(\.boundingBox))
+        #expect(characterErrorRate(a.text, truth: try Fixtures.groundTruth(for: sample)) <= 0.02)
+    }
+
+    @Test("Line by line reads as Tesseract's own page recognition does")
+    func sameAsPageRecognition() async throws {
+        var classic = ScanConfiguration()
+        classic.recognitionEngines = 1
+        classic.choosesLanguage = false
+        #expect(!classic.readsByLine)
+        let page = try PoemScanner(configuration: classic, sharingEnginesWith: try await PoemScanner(configuration: classic))
+        for sample in ["Lenore.png", "photo-clean.png", "columns.png"] {
+            let truth = try Fixtures.groundTruth(for: sample)
+            let lines = try await SharedScanner.get().scan(fileAt: Fixtures.sample(sample))
+            let whole = try await page.scan(fileAt: Fixtures.sample(sample))
+            #expect(whole.reading == nil)
+            let difference = abs(characterErrorRate(lines.text, truth: truth) - characterErrorRate(whole.text, truth: truth))
+            #expect(difference <= 0.002, "\(sample): CER differs by \(difference)")
+        }
+    }
+
+    @Test("A batch keeps one engine per worker")
+    func batchUsesOneEngine() async throws {
+        let inputs = [BatchInput(path: Fixtures.sample("formats/stanza-rgb8.png"))]
+        let results = Results()
+        try await BatchScanner(workers: 1).scan(inputs) { await results.add($0) }
+        let poem = try #require(try await results.all.first?.outcome.get())
+        #expect(poem.reading?.engines == 1)
+    }
+
+    @Test("The work is split into runs of about equal line area, in order")
+    func runs() {
+        let boxes = (0..<6).map { BoundingBox(left: 0, top: $0 * 10, right: $0 == 0 ? 500 : 100, bottom: $0 * 10 + 10) }
+        let runs = PageReading.runs(of: Array(0..<6), boxes: boxes, count: 2)
+        #expect(runs.count == 2)
+        #expect(runs.flatMap { $0 } == Array(0..<6))
+        #expect(runs[0] == [0])
+        #expect(PageReading.runs(of: [3], boxes: boxes, count: 2) == [[3]])
+    }
+}
+
+/// Collects batch results from the callback.
+private actor Results {
+    var all: [BatchResult] = []
+    func add(_ result: BatchResult) { all.append(result) }
+}
