@@ -17,8 +17,11 @@ SWIFT_BUILD_FLAGS ?=
 # Batches on a real scheduler (make test-deploy, run by make test): a one-node Slurm cluster
 # (slurm-wlm, munge); kubernetes-validate comes with deps-service's virtualenv.
 DEPLOY_APT_PACKAGES := slurm-wlm munge python3-venv
-# make bench's profile of a batch (perf record).
-BENCH_APT_PACKAGES := linux-perf
+# make bench's profile of a batch (perf record); the held-out set's renderer (Pillow, numpy,
+# fonts that SampleImages/ does not use); RapidOCR, the modern peer, in a virtualenv under .build.
+BENCH_APT_PACKAGES := linux-perf python3-pil python3-numpy fonts-linuxlibertine fonts-freefont-ttf fonts-urw-base35 python3-venv
+RAPIDOCR_VENV := .build/rapidocr-venv
+RAPIDOCR_PIP_PACKAGES := 'rapidocr==3.10.0' onnxruntime
 FUZZ_SECONDS ?= 600
 
 .PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench deps-service test-deploy fuzz fuzz-smoke test-asan
@@ -38,6 +41,10 @@ deps-deploy:
 
 deps-bench:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
+	@[ -x $(RAPIDOCR_VENV)/bin/python ] || python3 -m venv $(RAPIDOCR_VENV)
+	@$(RAPIDOCR_VENV)/bin/python -c 'import rapidocr, onnxruntime' 2>/dev/null || \
+	  { echo "Installing into $(RAPIDOCR_VENV): $(RAPIDOCR_PIP_PACKAGES)"; \
+	    $(RAPIDOCR_VENV)/bin/pip install -q --disable-pip-version-check $(RAPIDOCR_PIP_PACKAGES); }
 
 # What the service's tests and benchmark use besides the build: Debian's chromium and
 # chromium-driver (the page in a real browser), systemd (systemd-analyze checks

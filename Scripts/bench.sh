@@ -12,7 +12,34 @@ export OMP_THREAD_LIMIT=1   # for the tesseract CLI; snap-poem limits OpenMP its
 
 echo "# snap-poem benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(getconf _NPROCESSORS_ONLN) cores"   # not nproc: it obeys OMP_THREAD_LIMIT
 echo "snap-poem $("$bin/snap-poem" --version | cut -d' ' -f2-)"
+echo "Load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
+
+# The held-out set (issues 20 and 21): rendered now into .build/benchset (about 1 minute),
+# never committed; then each image through one process of snap-poem (two engines, one
+# engine), the tesseract CLI and RapidOCR; then the set as a batch against xargs -P 2.
+# HELDOUT_RUNS (default 3) sets the repetitions; BENCH_ONLY=heldout stops after this part.
+heldout_runs="${HELDOUT_RUNS:-3}"
+set_dir=.build/benchset
+rm -rf "$set_dir"
+/usr/bin/python3 Scripts/benchset/make_benchset.py "$set_dir" >/dev/null
+echo "## Held-out set: snap-poem against the tesseract CLI and RapidOCR, one process per image (median of $heldout_runs interleaved runs)"
+echo
+echo "$(wc -l <"$set_dir/index.tsv") images rendered by Scripts/benchset/make_benchset.py (none of them in SampleImages/); RapidOCR 3.10 warm in one process, use_cls off."
+echo
+rapid=()
+[ -x .build/rapidocr-venv/bin/python ] && rapid=(--rapidocr .build/rapidocr-venv/bin/python)
+/usr/bin/python3 Scripts/benchset/bench_heldout.py --bin "$bin" --set "$set_dir" --tessdata tessdata --runs "$heldout_runs" "${rapid[@]}"
+echo
+echo "## Held-out set as a batch: snap-poem --jobs 2 against xargs -P 2 tesseract (median of $heldout_runs runs)"
+echo
+broken=(SampleImages/formats/not-an-image.png SampleImages/formats/empty.png SampleImages/formats/truncated.png)
+"$bin/snap-poem-bench" throughput --runs "$heldout_runs" "$set_dir"/*.png "$set_dir"/*.jpg "${broken[@]}"
+echo
+if [ "${BENCH_ONLY:-}" = heldout ]; then
+  echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+  exit 0
+fi
 echo "## Stages (median of $runs runs, one reused engine)"
 echo
 "$bin/snap-poem-bench" stages --runs "$runs" SampleImages/Lenore.png SampleImages/photo-phone-size.jpg

@@ -195,6 +195,15 @@ def main():
     tc = sum(r["t_cli"] for r in results)
     print(f"- One process per image, summed over the {len(results)} images: snap-poem {t:.1f} s, with one engine {t1:.1f} s, "
           f"tesseract CLI {tc:.1f} s: **{t / tc:.2f}×** the CLI's wall time ({t1 / tc:.2f}× with one engine).")
+    stages = {"decode": 0.0, "preprocess": 0.0, "recognize": 0.0, "coverageCheck": 0.0}
+    for r in results:
+        timings = r["doc"].get("timings", {})
+        for key in stages:
+            stages[key] += timings.get(key + "Seconds", 0)
+    inside = sum(stages.values())
+    print(f"- Where snap-poem's time goes (its own JSON timings, summed over the set, {inside:.1f} s; the rest of the "
+          f"{t:.1f} s is process start, model loading and output): "
+          + ", ".join(f"{k} {v:.1f} s ({100 * v / max(inside, 1e-9):.0f} %)" for k, v in stages.items()) + ".")
     slower = [r["name"] for r in results if r["t"] > r["t_cli"]]
     print(f"- Images where snap-poem took longer than the CLI: {len(slower)} ({', '.join(slower) or 'none'}).")
 

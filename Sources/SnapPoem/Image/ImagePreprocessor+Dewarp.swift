@@ -39,7 +39,8 @@ public struct PageCurvature: Sendable, Equatable, Codable {
 /// bending straight lines. No model is built, and the page stays as it is, when Leptonica
 /// finds fewer than `leastLines` long text lines (at least 0.8 of the longest), or fewer
 /// than three of them in each half of the page (its own rule, which a poem of short,
-/// uneven lines can fail), or on a page in several columns.
+/// uneven lines can fail), or on a page in several columns; for the first two, a simpler
+/// model fitted to every line at once takes over (`flattenedByLineFit`).
 extension ImagePreprocessor {
     /// The smallest curvature (`PageCurvature.strongest`) for which a page is flattened.
     public static let leastCurvature = 45
@@ -76,7 +77,11 @@ extension ImagePreprocessor {
             throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "starting Leptonica's dewarper")
         }
         dewarpaInsertDewarp(dewarpa, dewarp)
-        guard dewarpBuildPageModel(dewarp, nil) == 0 else { return (gray, nil) }
+        guard dewarpBuildPageModel(dewarp, nil) == 0 else {
+            // No model of Leptonica's (a poem of short, uneven lines): fit every line at once.
+            guard let (flattened, curvature) = try flattenedByLineFit(gray, binary: binary) else { return (gray, nil) }
+            return (curvature.applied ? flattened : gray, curvature)
+        }
         var curvature = PageCurvature(
             lineCount: Int(dewarp.pointee.nlines), minimumCurvature: Int(dewarp.pointee.mincurv),
             maximumCurvature: Int(dewarp.pointee.maxcurv), applied: false)
@@ -87,5 +92,128 @@ extension ImagePreprocessor {
         }
         curvature.applied = true
         return (PoemImage(pix: PixImage(taking: result)), curvature)
+    }
+
+    /// The least sag, in pixels, of the fitted line shape (`flattenedByLineFit`) for the page
+    /// to be flattened: about a quarter of the x-height of the print snap-poem reads.
+    static let leastSag = 6.0
+
+    /// When Leptonica builds no model of its own, because fewer than six lines are nearly as
+    /// long as the longest (a poem of short, uneven lines) or they do not cover both halves
+    /// of the page: the text line centres Leptonica finds (`dewarpGetTextlineCenters`), all
+    /// of them, fitted at once with one shape shared by every line, y = cᵢ + f(x, y), a cubic
+    /// in x whose coefficients change linearly down the page, and a vertical disparity alone
+    /// (each column shifted so that every line is level). Nil when there are too few lines.
+    static func flattenedByLineFit(
+        _ gray: PoemImage, binary: UnsafeMutablePointer<PIX>
+    ) throws(SnapPoemError) -> (PoemImage, PageCurvature)? {
+        var centresOwner = dewarpGetTextlineCenters(binary, 0)
+        defer { ptaaDestroy(&centresOwner) }
+        guard let centres = centresOwner else { return nil }
+        let width = Double(gray.width), height = Double(gray.height)
+        var lines: [[(x: Double, y: Double)]] = []
+        for index in 0..<ptaaGetCount(centres) {
+            var ptaOwner = ptaaGetPta(centres, index, Int32(L_CLONE))
+            defer { ptaDestroy(&ptaOwner) }
+            guard let pta = ptaOwner else { continue }
+            var points: [(x: Double, y: Double)] = []
+            for point in 0..<ptaGetCount(pta) {
+                var x: Float = 0, y: Float = 0
+                ptaGetPt(pta, point, &x, &y)
+                points.append((Double(x) / width - 0.5, Double(y) / height - 0.5))
+            }
+            guard points.count >= 8, let first = points.first, let last = points.last, last.x - first.x >= 0.15 else { continue }
+            lines.append(points)
+        }
+        guard lines.count >= 4 else { return nil }
+        // Least squares with one intercept per line, removed by centring within each line.
+        func basis(_ x: Double, _ y: Double) -> [Double] { [x, x * x, x * x * x, y * x, y * x * x, y * x * x * x] }
+        var normal = Array(repeating: Array(repeating: 0.0, count: 6), count: 6)
+        var right = Array(repeating: 0.0, count: 6)
+        for line in lines {
+            let rows = line.map { basis($0.x, $0.y) }
+            let meanRow = (0..<6).map { k in rows.map { $0[k] }.reduce(0, +) / Double(rows.count) }
+            let meanY = line.map(\.y).reduce(0, +) / Double(line.count)
+            for (row, point) in zip(rows, line) {
+                let g = (0..<6).map { row[$0] - meanRow[$0] }
+                let target = point.y - meanY
+                for i in 0..<6 {
+                    right[i] += g[i] * target
+                    for j in 0..<6 { normal[i][j] += g[i] * g[j] }
+                }
+            }
+        }
+        for i in 0..<6 { normal[i][i] += 1e-9 }
+        guard let theta = solve(normal, right) else { return nil }
+        func shape(_ x: Double, _ y: Double) -> Double { zip(basis(x, y), theta).map { $0 * $1 }.reduce(0, +) * height }
+        // The sag: how far the shape departs from the straight line through its ends.
+        var sag = 0.0
+        for y in [-0.5, 0.0, 0.5] {
+            let left = shape(-0.5, y), rightEnd = shape(0.5, y)
+            for step in 0...20 {
+                let x = -0.5 + Double(step) / 20
+                sag = max(sag, abs(shape(x, y) - (left + (rightEnd - left) * (x + 0.5))))
+            }
+        }
+        let scale = height / (width * width) * 1_000_000
+        let curvatures = [-0.5, 0.5].map { y in Int(((theta[1] + theta[4] * y) * scale).rounded()) }
+        var curvature = PageCurvature(
+            lineCount: lines.count, minimumCurvature: curvatures.min() ?? 0, maximumCurvature: curvatures.max() ?? 0, applied: false)
+        guard sag >= leastSag else { return (gray, curvature) }
+        try gray.pix.ensureRoomForOperation("flattening curved lines")
+        guard let output = pixCreate(Int32(gray.width), Int32(gray.height), 8) else {
+            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "flattening curved lines")
+        }
+        let source = gray.pix.pointer
+        let sourceWords = Int(pixGetWpl(source)), targetWords = Int(pixGetWpl(output))
+        guard let sourceData = pixGetData(source), let targetData = pixGetData(output) else {
+            var owned: UnsafeMutablePointer<PIX>? = output
+            pixDestroy(&owned)
+            return nil
+        }
+        // Leptonica keeps 8-bit pixels in 32-bit words, the first pixel in the high byte.
+        func pixel(_ x: Int, _ y: Int) -> Double {
+            let word = sourceData[y * sourceWords + x / 4]
+            return Double((word >> UInt32(8 * (3 - x % 4))) & 0xFF)
+        }
+        let columns = gray.width, rows = gray.height
+        for y in 0..<rows {
+            let normalisedY = Double(y) / height - 0.5
+            let reference = shape(0, normalisedY)
+            var rowWords = [UInt32](repeating: 0, count: targetWords)
+            for x in 0..<columns {
+                let sourceY = Double(y) + shape(Double(x) / width - 0.5, normalisedY) - reference
+                var value = 255.0
+                if sourceY >= 0, sourceY < Double(rows - 1) {
+                    let y0 = Int(sourceY), fraction = sourceY - Double(y0)
+                    value = pixel(x, y0) * (1 - fraction) + pixel(x, y0 + 1) * fraction
+                }
+                rowWords[x / 4] |= UInt32(min(255, max(0, value.rounded()))) << UInt32(8 * (3 - x % 4))
+            }
+            for index in 0..<targetWords { targetData[y * targetWords + index] = rowWords[index] }
+        }
+        curvature.applied = true
+        return (PoemImage(pix: PixImage(taking: output)), curvature)
+    }
+
+    /// Solves `matrix · x = vector` by Gaussian elimination with partial pivoting; nil when
+    /// the matrix is singular.
+    static func solve(_ matrix: [[Double]], _ vector: [Double]) -> [Double]? {
+        var a = matrix, b = vector
+        let n = b.count
+        for column in 0..<n {
+            guard let pivot = (column..<n).max(by: { abs(a[$0][column]) < abs(a[$1][column]) }), abs(a[pivot][column]) > 1e-15 else {
+                return nil
+            }
+            a.swapAt(column, pivot)
+            b.swapAt(column, pivot)
+            for row in 0..<n where row != column {
+                let factor = a[row][column] / a[column][column]
+                guard factor != 0 else { continue }
+                for k in column..<n { a[row][k] -= factor * a[column][k] }
+                b[row] -= factor * b[column]
+            }
+        }
+        return (0..<n).map { b[$0] / a[$0][$0] }
     }
 }

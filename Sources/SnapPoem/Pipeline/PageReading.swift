@@ -58,6 +58,9 @@ public struct ReadingReport: Sendable, Equatable, Codable {
 struct PageReading {
     /// The engines to read with.
     let engines: ReadingEngines
+    /// Whether the poem's language may choose the model (`ScanConfiguration.choosesLanguage`
+    /// of the scan; engines shared between scanners may serve scans that differ in it).
+    var choosesLanguage = true
 
     /// The share of the page's line area read before the language is decided.
     static let leadingShare = 0.15
@@ -120,7 +123,7 @@ struct PageReading {
         }
 
         var french: [Recognizer] = []
-        if engines.readsFrench, !timedOut {
+        if choosesLanguage, engines.readsFrench, !timedOut {
             let leadingText = first.compactMap { lines[$0]?.text }.joined(separator: "\n")
             report.language = PoemLanguage.judge(leadingText) ?? .english
             if report.language == .french { french = await engines.frenchWorkers() }

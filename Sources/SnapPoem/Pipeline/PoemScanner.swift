@@ -233,7 +233,7 @@ public final class PoemScanner: Sendable {
             if let deadline { options.timeLimit = max(.zero, ContinuousClock.now.duration(to: deadline)) }
             return (try await recognizer.recognize(image, options: options, name: name, progress: progress), nil)
         }
-        let (page, report) = try await PageReading(engines: engines).read(
+        let (page, report) = try await PageReading(engines: engines, choosesLanguage: configuration.choosesLanguage).read(
             image, options: options, deadline: deadline, name: name, progress: progress, doubtfulConfidence: doubtfulConfidence)
         return (page, report)
     }

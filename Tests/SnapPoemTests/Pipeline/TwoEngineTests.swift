@@ -44,11 +44,16 @@ struct TwoEngineTests {
 
     @Test("A batch keeps one engine per worker")
     func batchUsesOneEngine() async throws {
-        let inputs = [BatchInput(path: Fixtures.sample("formats/stanza-rgb8.png"))]
+        let inputs = ["formats/stanza-rgb8.png", "formats/stanza-gray.png"].map { BatchInput(path: Fixtures.sample($0)) }
         let results = Results()
-        try await BatchScanner(workers: 1).scan(inputs) { await results.add($0) }
-        let poem = try #require(try await results.all.first?.outcome.get())
-        #expect(poem.reading?.engines == 1)
+        try await BatchScanner(workers: 2).scan(inputs) { await results.add($0) }
+        let poems = try await results.all.map { try $0.outcome.get() }
+        #expect(poems.count == 2)
+        #expect(poems.allSatisfy { $0.reading?.engines == 1 })
+        // A batch of one image (the command line's single image) reads it with two.
+        let single = Results()
+        try await BatchScanner(workers: 2).scan([inputs[0]]) { await single.add($0) }
+        #expect(try await single.all.first?.outcome.get().reading?.engines == 2)
     }
 
     @Test("The work is split into runs of about equal line area, in order")
