@@ -39,7 +39,8 @@ extension TesseractEngine {
         let needed = MemoryHeadroom.recognitionBytes(width: image.width, height: image.height)
         guard MemoryHeadroom.isAvailable(needed) else {
             throw .outOfMemory(
-                path: name, stage: "analysing the layout of the \(image.width)×\(image.height) image (Tesseract needs about \(needed >> 20) MiB more)")
+                path: name,
+                stage: "analysing the layout of the \(image.width)×\(image.height) image (Tesseract needs about \(needed >> 20) MiB more)")
         }
         var created: OpaquePointer?
         try check(snap_poem_tess_analyse_layout(handle, &created), name: name, doing: "analysing the page layout")

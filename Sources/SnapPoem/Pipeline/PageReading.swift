@@ -111,7 +111,8 @@ struct PageReading {
         var lines = [RecognizedLine?](repeating: nil, count: boxes.count)
         var timedOut = false
         var inFrench = Set<Int>()
-        let readFirst = try await Self.split(first, boxes: boxes, image: image, with: workers, options: options, deadline: deadline, name: name)
+        let readFirst = try await Self.split(
+            first, boxes: boxes, image: image, with: workers, options: options, deadline: deadline, name: name)
         timedOut = timedOut || readFirst.timedOut
         for (index, line) in readFirst.lines { lines[index] = line }
         if let doubtfulConfidence, !timedOut, leading < boxes.count {
@@ -133,7 +134,8 @@ struct PageReading {
         if !timedOut {
             let poemEngines = french.isEmpty ? workers : french
             let again = french.isEmpty ? [] : first
-            let read = try await Self.split(again + rest, boxes: boxes, image: image, with: poemEngines, options: options, deadline: deadline, name: name)
+            let read = try await Self.split(
+                again + rest, boxes: boxes, image: image, with: poemEngines, options: options, deadline: deadline, name: name)
             timedOut = timedOut || read.timedOut
             for (index, line) in read.lines {
                 lines[index] = line
@@ -148,7 +150,8 @@ struct PageReading {
                 guard let line = lines[index], inFrench.contains(index) else { return false }
                 return line.words.isEmpty || Self.confidence(of: line) < Self.doubtfulFrenchConfidence
             }
-            let read = try await Self.split(doubtful, boxes: boxes, image: image, with: workers, options: options, deadline: deadline, name: name)
+            let read = try await Self.split(
+                doubtful, boxes: boxes, image: image, with: workers, options: options, deadline: deadline, name: name)
             timedOut = timedOut || read.timedOut
             for (index, line) in read.lines where Self.confidence(of: line) > (lines[index].map(Self.confidence(of:)) ?? -1) {
                 lines[index] = line
@@ -165,7 +168,8 @@ struct PageReading {
             }
             let otherEngines = other == .french ? (french.isEmpty ? await engines.frenchWorkers() : french) : workers
             if !strays.isEmpty, !otherEngines.isEmpty {
-                let read = try await Self.split(strays, boxes: boxes, image: image, with: otherEngines, options: options, deadline: deadline, name: name)
+                let read = try await Self.split(
+                    strays, boxes: boxes, image: image, with: otherEngines, options: options, deadline: deadline, name: name)
                 timedOut = timedOut || read.timedOut
                 for (index, line) in read.lines where !line.words.isEmpty {
                     lines[index] = line

@@ -93,11 +93,13 @@ struct LanguageChoiceTests {
         #expect(poem.text.contains("Blessent mon cœur"))
     }
 
-    @Test("Judging a language from words and letters", arguments: [
-        ("Les sanglots longs des violons de l'automne", PoemLanguage.french),
-        ("Ah, broken is the golden bowl! the spirit flown for ever!", .english),
-        ("Deçà, delà, pareil à la feuille morte", .french),
-    ])
+    @Test(
+        "Judging a language from words and letters",
+        arguments: [
+            ("Les sanglots longs des violons de l'automne", PoemLanguage.french),
+            ("Ah, broken is the golden bowl! the spirit flown for ever!", .english),
+            ("Deçà, delà, pareil à la feuille morte", .french),
+        ])
     func judge(text: String, language: PoemLanguage) {
         #expect(PoemLanguage.judge(text) == language)
     }
