@@ -40,7 +40,8 @@ public struct PageCurvature: Sendable, Equatable, Codable {
 /// finds fewer than `leastLines` long text lines (at least 0.8 of the longest), or fewer
 /// than three of them in each half of the page (its own rule, which a poem of short,
 /// uneven lines can fail), or on a page in several columns; for the first two, a simpler
-/// model fitted to every line at once takes over (`flattenedByLineFit`).
+/// model fitted to every line at once takes over (`LineFit`), which also decides first, from one
+/// pass of the line finder, whether a page is curved at all.
 extension ImagePreprocessor {
     /// The smallest curvature (`PageCurvature.strongest`) for which a page is flattened.
     public static let leastCurvature = 45
@@ -65,6 +66,12 @@ extension ImagePreprocessor {
         guard let binary = binaryOwner else {
             throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "thresholding the page to measure its curvature")
         }
+        // First the shape of every line at once, from one pass of Leptonica's text line
+        // finder: a flat page (most pages) stops here.
+        guard let fit = LineFit(binary: binary, width: gray.width, height: gray.height) else { return (gray, nil) }
+        guard fit.isCurved else { return (gray, fit.curvature) }
+        // A curved page: Leptonica's own model (vertical and horizontal disparity) where it
+        // builds one, else the fit's vertical disparity.
         var dewarpaOwner = dewarpaCreate(1, 30, 1, leastLines, -1)
         defer { dewarpaDestroy(&dewarpaOwner) }
         guard let dewarpa = dewarpaOwner else {
@@ -78,14 +85,15 @@ extension ImagePreprocessor {
         }
         dewarpaInsertDewarp(dewarpa, dewarp)
         guard dewarpBuildPageModel(dewarp, nil) == 0 else {
-            // No model of Leptonica's (a poem of short, uneven lines): fit every line at once.
-            guard let (flattened, curvature) = try flattenedByLineFit(gray, binary: binary) else { return (gray, nil) }
-            return (curvature.applied ? flattened : gray, curvature)
+            // No model of Leptonica's (a poem of short, uneven lines): the fit's own.
+            var curvature = fit.curvature
+            guard let flattened = try fit.levelled(gray) else { return (gray, curvature) }
+            curvature.applied = true
+            return (flattened, curvature)
         }
         var curvature = PageCurvature(
             lineCount: Int(dewarp.pointee.nlines), minimumCurvature: Int(dewarp.pointee.mincurv),
             maximumCurvature: Int(dewarp.pointee.maxcurv), applied: false)
-        guard curvature.strongest >= leastCurvature else { return (gray, curvature) }
         var flattened: UnsafeMutablePointer<PIX>?
         guard dewarpaApplyDisparity(dewarpa, 0, gray.pix.pointer, 255, 0, 0, &flattened, nil) == 0, let result = flattened else {
             return (gray, curvature)
@@ -94,107 +102,10 @@ extension ImagePreprocessor {
         return (PoemImage(pix: PixImage(taking: result)), curvature)
     }
 
-    /// The least sag, in pixels, of the fitted line shape (`flattenedByLineFit`) for the page
-    /// to be flattened: about a quarter of the x-height of the print snap-poem reads.
+    /// The least sag, in pixels, of the fitted line shape (`LineFit`), within the width the
+    /// lines cover, for a page to count as curved: about a quarter of the x-height of the
+    /// print snap-poem reads.
     static let leastSag = 6.0
-
-    /// When Leptonica builds no model of its own, because fewer than six lines are nearly as
-    /// long as the longest (a poem of short, uneven lines) or they do not cover both halves
-    /// of the page: the text line centres Leptonica finds (`dewarpGetTextlineCenters`), all
-    /// of them, fitted at once with one shape shared by every line, y = cᵢ + f(x, y), a cubic
-    /// in x whose coefficients change linearly down the page, and a vertical disparity alone
-    /// (each column shifted so that every line is level). Nil when there are too few lines.
-    static func flattenedByLineFit(
-        _ gray: PoemImage, binary: UnsafeMutablePointer<PIX>
-    ) throws(SnapPoemError) -> (PoemImage, PageCurvature)? {
-        var centresOwner = dewarpGetTextlineCenters(binary, 0)
-        defer { ptaaDestroy(&centresOwner) }
-        guard let centres = centresOwner else { return nil }
-        let width = Double(gray.width), height = Double(gray.height)
-        var lines: [[(x: Double, y: Double)]] = []
-        for index in 0..<ptaaGetCount(centres) {
-            var ptaOwner = ptaaGetPta(centres, index, Int32(L_CLONE))
-            defer { ptaDestroy(&ptaOwner) }
-            guard let pta = ptaOwner else { continue }
-            var points: [(x: Double, y: Double)] = []
-            for point in 0..<ptaGetCount(pta) {
-                var x: Float = 0, y: Float = 0
-                ptaGetPt(pta, point, &x, &y)
-                points.append((Double(x) / width - 0.5, Double(y) / height - 0.5))
-            }
-            guard points.count >= 8, let first = points.first, let last = points.last, last.x - first.x >= 0.15 else { continue }
-            lines.append(points)
-        }
-        guard lines.count >= 4 else { return nil }
-        // Least squares with one intercept per line, removed by centring within each line.
-        func basis(_ x: Double, _ y: Double) -> [Double] { [x, x * x, x * x * x, y * x, y * x * x, y * x * x * x] }
-        var normal = Array(repeating: Array(repeating: 0.0, count: 6), count: 6)
-        var right = Array(repeating: 0.0, count: 6)
-        for line in lines {
-            let rows = line.map { basis($0.x, $0.y) }
-            let meanRow = (0..<6).map { k in rows.map { $0[k] }.reduce(0, +) / Double(rows.count) }
-            let meanY = line.map(\.y).reduce(0, +) / Double(line.count)
-            for (row, point) in zip(rows, line) {
-                let g = (0..<6).map { row[$0] - meanRow[$0] }
-                let target = point.y - meanY
-                for i in 0..<6 {
-                    right[i] += g[i] * target
-                    for j in 0..<6 { normal[i][j] += g[i] * g[j] }
-                }
-            }
-        }
-        for i in 0..<6 { normal[i][i] += 1e-9 }
-        guard let theta = solve(normal, right) else { return nil }
-        func shape(_ x: Double, _ y: Double) -> Double { zip(basis(x, y), theta).map { $0 * $1 }.reduce(0, +) * height }
-        // The sag: how far the shape departs from the straight line through its ends.
-        var sag = 0.0
-        for y in [-0.5, 0.0, 0.5] {
-            let left = shape(-0.5, y), rightEnd = shape(0.5, y)
-            for step in 0...20 {
-                let x = -0.5 + Double(step) / 20
-                sag = max(sag, abs(shape(x, y) - (left + (rightEnd - left) * (x + 0.5))))
-            }
-        }
-        let scale = height / (width * width) * 1_000_000
-        let curvatures = [-0.5, 0.5].map { y in Int(((theta[1] + theta[4] * y) * scale).rounded()) }
-        var curvature = PageCurvature(
-            lineCount: lines.count, minimumCurvature: curvatures.min() ?? 0, maximumCurvature: curvatures.max() ?? 0, applied: false)
-        guard sag >= leastSag else { return (gray, curvature) }
-        try gray.pix.ensureRoomForOperation("flattening curved lines")
-        guard let output = pixCreate(Int32(gray.width), Int32(gray.height), 8) else {
-            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "flattening curved lines")
-        }
-        let source = gray.pix.pointer
-        let sourceWords = Int(pixGetWpl(source)), targetWords = Int(pixGetWpl(output))
-        guard let sourceData = pixGetData(source), let targetData = pixGetData(output) else {
-            var owned: UnsafeMutablePointer<PIX>? = output
-            pixDestroy(&owned)
-            return nil
-        }
-        // Leptonica keeps 8-bit pixels in 32-bit words, the first pixel in the high byte.
-        func pixel(_ x: Int, _ y: Int) -> Double {
-            let word = sourceData[y * sourceWords + x / 4]
-            return Double((word >> UInt32(8 * (3 - x % 4))) & 0xFF)
-        }
-        let columns = gray.width, rows = gray.height
-        for y in 0..<rows {
-            let normalisedY = Double(y) / height - 0.5
-            let reference = shape(0, normalisedY)
-            var rowWords = [UInt32](repeating: 0, count: targetWords)
-            for x in 0..<columns {
-                let sourceY = Double(y) + shape(Double(x) / width - 0.5, normalisedY) - reference
-                var value = 255.0
-                if sourceY >= 0, sourceY < Double(rows - 1) {
-                    let y0 = Int(sourceY), fraction = sourceY - Double(y0)
-                    value = pixel(x, y0) * (1 - fraction) + pixel(x, y0 + 1) * fraction
-                }
-                rowWords[x / 4] |= UInt32(min(255, max(0, value.rounded()))) << UInt32(8 * (3 - x % 4))
-            }
-            for index in 0..<targetWords { targetData[y * targetWords + index] = rowWords[index] }
-        }
-        curvature.applied = true
-        return (PoemImage(pix: PixImage(taking: output)), curvature)
-    }
 
     /// Solves `matrix · x = vector` by Gaussian elimination with partial pivoting; nil when
     /// the matrix is singular.
@@ -215,5 +126,139 @@ extension ImagePreprocessor {
             }
         }
         return (0..<n).map { b[$0] / a[$0][$0] }
+    }
+}
+
+/// The shape of a page's text lines, fitted to every line at once: the line centres that
+/// Leptonica finds (`dewarpGetTextlineCenters`), all of them, short ones included, with one
+/// shape shared by every line, y = cᵢ + f(x, y), a cubic in x whose coefficients change
+/// linearly down the page, and an intercept cᵢ of each line's own.
+///
+/// It decides whether a page is curved at all (`isCurved`), before Leptonica's own model is
+/// built, and it levels a page that Leptonica's model refuses (fewer than six lines nearly as
+/// long as the longest, or not three of them in each half of the page: a poem of short,
+/// uneven lines) by a vertical disparity alone: each column is shifted so that every line is
+/// level (`levelled(_:)`).
+struct LineFit {
+    /// The fitted coefficients of f, for x and y normalised to −½…½ across the page.
+    let coefficients: [Double]
+    let width: Double, height: Double
+    /// The curvature record: lines used, Leptonica-style curvatures at the top and bottom.
+    let curvature: PageCurvature
+    /// The curvature halfway down the page, in Leptonica's units.
+    let middleCurvature: Double
+    /// The largest distance, in pixels, between the fitted shape and the straight line through
+    /// its ends, within the width the lines cover.
+    let sag: Double
+
+    /// Fits the lines of `binary`; nil when fewer than 4 lines of at least 8 points across 15 %
+    /// of the width are found, or the fit is singular.
+    init?(binary: UnsafeMutablePointer<PIX>, width pixelWidth: Int, height pixelHeight: Int) {
+        var centresOwner = dewarpGetTextlineCenters(binary, 0)
+        defer { ptaaDestroy(&centresOwner) }
+        guard let centres = centresOwner else { return nil }
+        let width = Double(pixelWidth), height = Double(pixelHeight)
+        var lines: [[(x: Double, y: Double)]] = []
+        for index in 0..<ptaaGetCount(centres) {
+            var ptaOwner = ptaaGetPta(centres, index, Int32(L_CLONE))
+            defer { ptaDestroy(&ptaOwner) }
+            guard let pta = ptaOwner else { continue }
+            var points: [(x: Double, y: Double)] = []
+            for point in 0..<ptaGetCount(pta) {
+                var x: Float = 0, y: Float = 0
+                ptaGetPt(pta, point, &x, &y)
+                points.append((Double(x) / width - 0.5, Double(y) / height - 0.5))
+            }
+            guard points.count >= 8, let first = points.first, let last = points.last, last.x - first.x >= 0.15 else { continue }
+            lines.append(points)
+        }
+        guard lines.count >= 4 else { return nil }
+        // Least squares with one intercept per line, removed by centring within each line.
+        var normal = Array(repeating: Array(repeating: 0.0, count: 6), count: 6)
+        var right = Array(repeating: 0.0, count: 6)
+        for line in lines {
+            let rows = line.map { Self.basis($0.x, $0.y) }
+            let meanRow = (0..<6).map { k in rows.map { $0[k] }.reduce(0, +) / Double(rows.count) }
+            let meanY = line.map(\.y).reduce(0, +) / Double(line.count)
+            for (row, point) in zip(rows, line) {
+                let g = (0..<6).map { row[$0] - meanRow[$0] }
+                let target = point.y - meanY
+                for i in 0..<6 {
+                    right[i] += g[i] * target
+                    for j in 0..<6 { normal[i][j] += g[i] * g[j] }
+                }
+            }
+        }
+        for i in 0..<6 { normal[i][i] += 1e-9 }
+        guard let theta = ImagePreprocessor.solve(normal, right) else { return nil }
+        coefficients = theta
+        self.width = width
+        self.height = height
+        let xs = lines.flatMap { $0.map(\.x) }.sorted()
+        let low = xs[xs.count / 20], high = xs[xs.count - 1 - xs.count / 20]
+        var sag = 0.0
+        for y in [-0.4, 0.0, 0.4] {
+            let left = Self.shape(theta, low, y) * height, rightEnd = Self.shape(theta, high, y) * height
+            for step in 0...20 {
+                let x = low + (high - low) * Double(step) / 20
+                let straight = left + (rightEnd - left) * (x - low) / max(high - low, 1e-9)
+                sag = max(sag, abs(Self.shape(theta, x, y) * height - straight))
+            }
+        }
+        self.sag = sag
+        let scale = height / (width * width) * 1_000_000
+        middleCurvature = theta[1] * scale
+        let ends = [-0.5, 0.5].map { y in Int(((theta[1] + theta[4] * y) * scale).rounded()) }
+        curvature = PageCurvature(
+            lineCount: lines.count, minimumCurvature: ends.min() ?? 0, maximumCurvature: ends.max() ?? 0, applied: false)
+    }
+
+    /// Whether the page's lines are curved enough to flatten: the curvature halfway down the
+    /// page at least `ImagePreprocessor.leastCurvature`, and a sag of at least
+    /// `ImagePreprocessor.leastSag` pixels.
+    var isCurved: Bool { abs(middleCurvature) >= Double(ImagePreprocessor.leastCurvature) && sag >= ImagePreprocessor.leastSag }
+
+    static func basis(_ x: Double, _ y: Double) -> [Double] { [x, x * x, x * x * x, y * x, y * x * x, y * x * x * x] }
+
+    static func shape(_ theta: [Double], _ x: Double, _ y: Double) -> Double {
+        zip(basis(x, y), theta).map { $0 * $1 }.reduce(0, +)
+    }
+
+    /// `gray` with every column shifted so that the fitted lines are level (bilinear in y);
+    /// nil when the pixels cannot be read.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory`.
+    func levelled(_ gray: PoemImage) throws(SnapPoemError) -> PoemImage? {
+        try gray.pix.ensureRoomForOperation("levelling curved lines")
+        guard let output = pixCreate(Int32(gray.width), Int32(gray.height), 8) else {
+            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "levelling curved lines")
+        }
+        let result = PixImage(taking: output)
+        let source = gray.pix.pointer
+        let sourceWords = Int(pixGetWpl(source)), targetWords = Int(pixGetWpl(output))
+        guard pixGetDepth(source) == 8, let sourceData = pixGetData(source), let targetData = pixGetData(output) else { return nil }
+        // Leptonica keeps 8-bit pixels in 32-bit words, the first pixel in the high byte.
+        func pixel(_ x: Int, _ y: Int) -> Double {
+            Double((sourceData[y * sourceWords + x / 4] >> UInt32(8 * (3 - x % 4))) & 0xFF)
+        }
+        let columns = gray.width, rows = gray.height
+        let theta = coefficients
+        var rowWords = [UInt32](repeating: 0, count: targetWords)
+        for y in 0..<rows {
+            let normalisedY = Double(y) / height - 0.5
+            let reference = Self.shape(theta, 0, normalisedY) * height
+            for index in rowWords.indices { rowWords[index] = 0 }
+            for x in 0..<columns {
+                let sourceY = Double(y) + Self.shape(theta, Double(x) / width - 0.5, normalisedY) * height - reference
+                var value = 255.0
+                if sourceY >= 0, sourceY < Double(rows - 1) {
+                    let y0 = Int(sourceY), fraction = sourceY - Double(y0)
+                    value = pixel(x, y0) * (1 - fraction) + pixel(x, y0 + 1) * fraction
+                }
+                rowWords[x / 4] |= UInt32(min(255, max(0, value.rounded()))) << UInt32(8 * (3 - x % 4))
+            }
+            for index in 0..<targetWords { targetData[y * targetWords + index] = rowWords[index] }
+        }
+        return PoemImage(pix: result)
     }
 }
