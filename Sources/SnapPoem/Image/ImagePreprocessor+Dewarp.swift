@@ -3,7 +3,7 @@ import CTesseract
 /// How curved the text lines of a page are, as Leptonica's page dewarper measured them, and
 /// whether the page was flattened (`ImagePreprocessor.dewarped`).
 public struct PageCurvature: Sendable, Equatable, Codable {
-    /// The text lines the model was built on (long lines only; 0 when none was built).
+    /// The text lines the curvature was measured on.
     public var lineCount: Int
     /// The least and the greatest curvature of those lines, in Leptonica's units (the
     /// quadratic coefficient of a line fitted as y = a·x² + b·x + c, times 10⁶).
@@ -54,7 +54,7 @@ extension ImagePreprocessor {
     static let largestCurvature: Int32 = 1000
 
     /// `image` flattened when its text lines are curved, and what was measured; the image
-    /// itself and nil when no model could be built (too few lines, no text).
+    /// itself and nil when fewer than four text lines could be measured.
     ///
     /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate.
     public static func dewarped(_ image: PoemImage) throws(SnapPoemError) -> (image: PoemImage, curvature: PageCurvature?) {

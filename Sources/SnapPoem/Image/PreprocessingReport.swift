@@ -40,7 +40,7 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     /// Things the user should know: a step skipped, a size limit applied.
     public var notes: [String]
     /// How curved the text lines were and whether the page was flattened
-    /// (`ImagePreprocessor.dewarped`); nil when dewarping was off or no model could be built.
+    /// (`ImagePreprocessor.dewarped`); nil when dewarping was off or too few lines were found.
     public var curvature: PageCurvature? = nil
 
     enum CodingKeys: String, CodingKey {

@@ -82,10 +82,18 @@ struct PageReading {
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
         progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil
-    ) async throws(SnapPoemError) -> (page: RecognizedPage, report: ReadingReport) {
+    ) async throws(SnapPoemError) -> (page: RecognizedPage, report: ReadingReport)? {
         let clock = ContinuousClock()
         let start = clock.now
-        let layout = try await engines.primary.layout(image, options: options, name: name)
+        // A "line" taller than a quarter of the page is blank paper or a picture, not text
+        // (Tesseract's page recognition finds nothing in it; read alone, it yields noise).
+        let layout = try await engines.primary.layout(image, options: options, name: name).filter {
+            $0.box.height <= max(64, image.height / 4)
+        }
+        // Lines whose boxes overlap their neighbours' are tilted (the page was not
+        // deskewed): read alone, each box holds parts of the next line. Tesseract's page
+        // recognition follows such lines; it reads this page.
+        if Self.linesOverlap(layout) { return nil }
         let layoutTime = clock.now - start
         let workers = await engines.workers()
         var report = ReadingReport(
@@ -180,6 +188,18 @@ struct PageReading {
         }
         report.frenchLines = inFrench.count
         return (Self.page(of: layout, lines: lines, image: image, timedOut: timedOut), report)
+    }
+
+    /// Whether more than a fifth of the consecutive lines of a block overlap vertically by
+    /// more than a quarter of the smaller one's height: text tilted by a few degrees.
+    static func linesOverlap(_ layout: [LayoutLine]) -> Bool {
+        let pairs = zip(layout, layout.dropFirst()).filter { $0.block == $1.block }
+        guard pairs.count >= 2 else { return false }
+        let overlapping = pairs.filter { upper, lower in
+            let overlap = min(upper.box.bottom, lower.box.bottom) - max(upper.box.top, lower.box.top)
+            return Double(overlap) > 0.25 * Double(min(upper.box.height, lower.box.height))
+        }
+        return overlapping.count * 5 > pairs.count
     }
 
     /// The mean word confidence under which a line read by the French model alone is read

@@ -222,20 +222,21 @@ public final class PoemScanner: Sendable {
     }
 
     /// Recognises a prepared image: line by line with this scanner's engines
-    /// (`PageReading`) when the configuration asks for it, else by one call of Tesseract's
-    /// page recognition.
+    /// (`PageReading`) when the configuration asks for it and the lines are level, else by
+    /// one call of Tesseract's page recognition.
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
         progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil
     ) async throws(SnapPoemError) -> (RecognizedPage, ReadingReport?) {
-        guard configuration.readsByLine, PageReading.applies(to: options) else {
-            var options = options
-            if let deadline { options.timeLimit = max(.zero, ContinuousClock.now.duration(to: deadline)) }
-            return (try await recognizer.recognize(image, options: options, name: name, progress: progress), nil)
+        if configuration.readsByLine, PageReading.applies(to: options),
+            let read = try await PageReading(engines: engines, choosesLanguage: configuration.choosesLanguage).read(
+                image, options: options, deadline: deadline, name: name, progress: progress, doubtfulConfidence: doubtfulConfidence)
+        {
+            return (read.page, read.report)
         }
-        let (page, report) = try await PageReading(engines: engines, choosesLanguage: configuration.choosesLanguage).read(
-            image, options: options, deadline: deadline, name: name, progress: progress, doubtfulConfidence: doubtfulConfidence)
-        return (page, report)
+        var options = options
+        if let deadline { options.timeLimit = max(.zero, ContinuousClock.now.duration(to: deadline)) }
+        return (try await recognizer.recognize(image, options: options, name: name, progress: progress), nil)
     }
 }
 

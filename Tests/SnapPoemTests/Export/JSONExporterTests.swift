@@ -110,6 +110,13 @@ struct JSONExporterTests {
         coverage.rereadRegions = [RereadRegion(box: region, lineCount: 1, wordCount: 5)]
         coverage.unreadRegions = [region]
         poem.coverage = coverage
+        // Read by one call of Tesseract (renderings): a line-by-line report shows its keys.
+        poem.reading = ReadingReport(
+            engines: 2, lineCount: 4, language: .english, frenchLines: 0, lineLanguageRereads: 0, layoutMilliseconds: 12)
+        poem.reading?.stoppedEarly = .doubtfulStart
+        var report = poem.preprocessingReport
+        report.curvature = PageCurvature(lineCount: 4, minimumCurvature: -90, maximumCurvature: -60, applied: true)
+        poem.preprocessingReport = report
         let object = try JSONSerialization.jsonObject(with: JSONExporter().export(poem))
         let written = keyPaths(of: object)
         let documented = try documentedKeyPaths()
