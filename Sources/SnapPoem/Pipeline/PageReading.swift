@@ -87,8 +87,10 @@ struct PageReading {
         let start = clock.now
         // A "line" taller than a quarter of the page is blank paper or a picture, not text
         // (Tesseract's page recognition finds nothing in it; read alone, it yields noise).
+        // So is a tall, narrow one (a tree trunk, a rule in a drawing): a line of text is
+        // wider than tall, bar a lone "I".
         let layout = try await engines.primary.layout(image, options: options, name: name).filter {
-            $0.box.height <= max(64, image.height / 4)
+            $0.box.height <= max(64, image.height / 4) && !($0.box.height > 2 * $0.box.width && $0.box.height > 100)
         }
         // Lines whose boxes overlap their neighbours' are tilted (the page was not
         // deskewed): read alone, each box holds parts of the next line. Tesseract's page
@@ -190,10 +192,10 @@ struct PageReading {
         return (Self.page(of: layout, lines: lines, image: image, timedOut: timedOut), report)
     }
 
-    /// Whether more than a fifth of the consecutive lines of a block overlap vertically by
-    /// more than a quarter of the smaller one's height: text tilted by a few degrees.
+    /// Whether more than a fifth of the consecutive lines overlap vertically by more than a
+    /// quarter of the smaller one's height: text tilted by a few degrees.
     static func linesOverlap(_ layout: [LayoutLine]) -> Bool {
-        let pairs = zip(layout, layout.dropFirst()).filter { $0.block == $1.block }
+        let pairs = Array(zip(layout, layout.dropFirst()))
         guard pairs.count >= 2 else { return false }
         let overlapping = pairs.filter { upper, lower in
             let overlap = min(upper.box.bottom, lower.box.bottom) - max(upper.box.top, lower.box.top)
