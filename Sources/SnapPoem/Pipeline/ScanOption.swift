@@ -229,6 +229,11 @@ extension ScanConfiguration {
         var kept: Set<Replacement> = []
         for pair in pairs where kept.insert(pair.replacement).inserted { unique.append(pair.replacement) }
         guard unique.count <= ReplacementSet.maximumPairs else { throw .tooManyPairs(count: unique.count) }
+        // Pairs that did not come through `Replacement(parsing:)` (a file's, a page's fields)
+        // meet the same bounds.
+        if let problem = ReplacementSet.sizeProblem(unique) {
+            throw .rejected(option: .replace, error: .invalidOption(option: "--replace", reason: problem))
+        }
         return ReplacementSet(unique, options: options)
     }
 }
