@@ -22,6 +22,12 @@ actor ScanWorker {
     /// How many engines are loaded.
     var loadedEngines: Int { scanners.count }
 
+    /// Returns once every engine of this worker has finished what it was given, including a
+    /// recognition whose caller stopped waiting (a time limit, a cancellation).
+    func finishWork() async {
+        for scanner in scanners { await scanner.recognizer.finishWork() }
+    }
+
     /// A scanner for `configuration` that reuses a loaded engine when one has the same engine
     /// settings, and loads one otherwise.
     ///

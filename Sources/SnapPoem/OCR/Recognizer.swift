@@ -11,6 +11,8 @@ import Synchronization
 public final class Recognizer: Sendable {
     private let queue: DispatchQueue
     private let engine: EngineBox
+    /// Recognitions given to the engine and not finished.
+    private let pending = Atomic<Int>(0)
     /// The configuration the engine was started with.
     public let configuration: EngineConfiguration
     /// The tessdata folder in use.
@@ -37,6 +39,20 @@ public final class Recognizer: Sendable {
         self.configuration = configuration
         self.tessdataDirectory = box.engine.tessdata.directory
     }
+
+    /// Returns once the engine has finished everything it was given: at once when it is idle,
+    /// later when a recognition whose call already returned (a time limit, a cancellation)
+    /// is still running. Whoever hands the engine to the next image waits here first, so
+    /// that image never queues behind work nobody waits for any more.
+    public func finishWork() async {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume() }
+        }
+    }
+
+    /// Whether the engine is working now (perhaps on a recognition whose call already
+    /// returned).
+    public var isWorking: Bool { pending.load(ordering: .relaxed) > 0 }
 
     /// How long past its time limit, or after cancellation, a call waits for Tesseract to stop
     /// by itself before returning without it. Tesseract checks for a stop once per word while
@@ -80,7 +96,9 @@ public final class Recognizer: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 gate.install(continuation)
+                self.pending.add(1, ordering: .relaxed)
                 queue.async {
+                    defer { self.pending.subtract(1, ordering: .relaxed) }
                     // The clock starts when the engine takes the image; the timer answers
                     // for it if Tesseract is still in layout analysis at limit + grace.
                     control.start()

@@ -177,8 +177,15 @@ public final class PoemScanner: Sendable {
         let preservesSpaces = configuration.recognition.preserveInterwordSpaces
         var cleanup = configuration.cleanup
         if preservesSpaces { cleanup.tidiesSpaces = false }
-        let recognizedText = cleanup.clean(PoemLayout.text(of: page, preservingSpaces: preservesSpaces))
-        let personalized = configuration.replacements.apply(to: recognizedText, words: page.words)
+        // Clean-up and personalisation take CPU in proportion to the text and the pairs: on a
+        // Dispatch thread, like every other step, so that Swift's cooperative pool stays free.
+        let replacements = configuration.replacements
+        let laidOut = page
+        let tidying = cleanup
+        let (recognizedText, personalized) = try await offload { () throws(SnapPoemError) in
+            let text = tidying.clean(PoemLayout.text(of: laidOut, preservingSpaces: preservesSpaces))
+            return (text, replacements.apply(to: text, words: laidOut.words))
+        }
         let personalizeTime = clock.now - personalizeStart
         var poem = ScannedPoem(
             source: name,
