@@ -36,7 +36,7 @@ let package = Package(
         // No socket and no C: tests call it directly.
         .target(name: "SnapPoemService", dependencies: ["SnapPoem"]),
         // The HTTP server: a thin layer of libmicrohttpd under SnapPoemService.
-        .target(name: "SnapPoemServer", dependencies: ["SnapPoemService", "CMicroHTTPD"]),
+        .target(name: "SnapPoemServer", dependencies: ["SnapPoem", "SnapPoemService", "CMicroHTTPD"]),
         // Process-wide guards armed only by the executable's entry point: a clear error when
         // libdispatch cannot create a thread (it would retry for ever), one malloc arena.
         .target(name: "CProcessGuard"),

@@ -20,6 +20,7 @@ public final class PoemService: Sendable {
     private let pool: ScanWorkerPool
     private let metrics = ServiceMetrics()
     private let draining = Atomic<Bool>(false)
+    private let additional = Mutex<(@Sendable () -> String)?>(nil)
 
     /// Loads `configuration.workers` engines.
     ///
@@ -47,27 +48,45 @@ public final class PoemService: Sendable {
 
     /// Answers one request. Never throws: every problem is an HTTP status.
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if let immediate = immediateResponse(to: request) { return immediate }
         var response: HTTPResponse
         switch (request.path, request.method) {
+        case ("/", "POST"):
+            response = await pagePost(request)
+        default:
+            response = await apiPost(request)
+        }
+        finish(&response, for: request)
+        metrics.recordResponse(path: request.path, status: response.status, uploadedBytes: request.uploadedBytes)
+        return response
+    }
+
+    /// The answer to every request that needs no engine (`/healthz`, `/readyz`, `/metrics`,
+    /// the page, and every routing error), made at once and without suspending, so that a
+    /// server can answer it on its own thread whatever the engines and the cooperative pool
+    /// are doing; nil for the two requests that read a poem (`POST /`, `POST /v1/poems`),
+    /// which `respond(to:)` takes.
+    public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        var response: HTTPResponse
+        switch (request.path, request.method) {
+        case ("/", "POST"), ("/v1/poems", "POST"):
+            return nil
         case ("/", "GET"), ("/", "HEAD"):
             let page = ServicePage(nonce: ServicePage.newNonce())
             response = Self.html(page.form(), status: 200, page: page)
-        case ("/", "POST"):
-            response = await pagePost(request)
-        case ("/v1/poems", "POST"):
-            response = await apiPost(request)
         case ("/healthz", "GET"), ("/healthz", "HEAD"):
             response = Self.json(["status": "ok"], status: 200)
         case ("/readyz", "GET"), ("/readyz", "HEAD"):
             response = readiness()
         case ("/metrics", "GET"), ("/metrics", "HEAD"):
+            let extra = additional.withLock { $0 }?() ?? ""
             response = HTTPResponse(
                 status: 200, headers: [HTTPField(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
                 body: Data(
-                    metrics.render(
+                    (metrics.render(
                         queueDepth: pool.depth.load(ordering: .relaxed), queueLimit: pool.queueLimit, workers: pool.size,
-                        busyWorkers: pool.busy.load(ordering: .relaxed), ready: isReady
-                    ).utf8))
+                        busyWorkers: pool.busy.load(ordering: .relaxed), stoppingWorkers: pool.stopping.load(ordering: .relaxed),
+                        ready: isReady, imagePixelLimit: configuration.scan.imageLimits.maxPixels) + extra).utf8))
         default:
             response = errorResponse(Self.routingError(request), for: request)
         }
@@ -75,6 +94,16 @@ public final class PoemService: Sendable {
         metrics.recordResponse(path: request.path, status: response.status, uploadedBytes: request.uploadedBytes)
         return response
     }
+
+    /// Adds lines to every `/metrics` answer (a server's own counters). Called once, by the
+    /// host, before it serves.
+    public func setAdditionalMetrics(_ lines: @escaping @Sendable () -> String) {
+        additional.withLock { $0 = lines }
+    }
+
+    /// When a refused request may try again, in seconds: the queue's wait at the recent mean
+    /// recognition time, at least 1 s and at most 2 minutes.
+    public var retryAfterSeconds: Int { retryAfterSecondsNow() }
 
     /// The answer to a request the server refuses before handing it over (over the upload
     /// limit, too slow to arrive, arriving while the service stops), in the same shape as
@@ -111,9 +140,11 @@ public final class PoemService: Sendable {
                     to: options.to, subject: options.subject, date: Date(), timeZone: .current,
                     messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
             }
+            let format = options.format
+            let exportedOptions = exportOptions
             let body: Data
             do throws(SnapPoemError) {
-                body = try poem.exported(as: options.format, options: exportOptions)
+                body = try await Offload.run { () throws(SnapPoemError) in try poem.exported(as: format, options: exportedOptions) }
             } catch {
                 throw ServiceError(error)
             }
@@ -175,30 +206,39 @@ public final class PoemService: Sendable {
             if poem.page.timedOut {
                 notices.append("Reading took too long and was stopped: the poem below is only what was read by then.")
             }
-            var downloads: [ServicePage.Download] = [
-                .init(fileName: "poem.txt", label: "Download .txt", mediaType: "text/plain;charset=utf-8", data: Data(poem.text.utf8))
-            ]
+            // The exports, the annotated photo and the page are made off Swift's cooperative
+            // threads: they take CPU in proportion to the poem and the photo.
+            let showsReading = state.showsReading
             let languageTag = LanguageTag.forTesseract(options.scan.engine.languages)
-            if let html = try? poem.exported(as: .html, options: ExportOptions(languageTag: languageTag)) {
-                downloads.append(.init(fileName: "poem.html", label: "Download .html", mediaType: "text/html;charset=utf-8", data: html))
-            }
-            let email = EmailDraftOptions(
-                to: [], subject: nil, date: Date(), timeZone: .current, messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
-            if let eml = try? poem.exported(as: .eml, options: ExportOptions(languageTag: languageTag, email: email)) {
-                downloads.append(.init(fileName: "poem.eml", label: "Download .eml", mediaType: "message/rfc822", data: eml))
-            }
-            // "Show what was read": the annotated photo under the note, its replaced words
-            // linked to their boxes; drawn in memory and embedded, never written anywhere.
-            var reading: AnnotatedPhotoHTML?
-            if state.showsReading {
-                do throws(SnapPoemError) {
-                    reading = try AnnotatedPhotoHTML(poem: poem, imageMaximumSide: 1200)
-                } catch {
-                    notices.append("The photo with what was read could not be drawn (\(error.description)).")
+            let shownNotices = notices
+            let html = await Offload.run { () -> String in
+                var notices = shownNotices
+                var downloads: [ServicePage.Download] = [
+                    .init(fileName: "poem.txt", label: "Download .txt", mediaType: "text/plain;charset=utf-8", data: Data(poem.text.utf8))
+                ]
+                if let html = try? poem.exported(as: .html, options: ExportOptions(languageTag: languageTag)) {
+                    downloads.append(
+                        .init(fileName: "poem.html", label: "Download .html", mediaType: "text/html;charset=utf-8", data: html))
                 }
+                let email = EmailDraftOptions(
+                    to: [], subject: nil, date: Date(), timeZone: .current, messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid"
+                )
+                if let eml = try? poem.exported(as: .eml, options: ExportOptions(languageTag: languageTag, email: email)) {
+                    downloads.append(.init(fileName: "poem.eml", label: "Download .eml", mediaType: "message/rfc822", data: eml))
+                }
+                // "Show what was read": the annotated photo under the note, its replaced words
+                // linked to their boxes; drawn in memory and embedded, never written anywhere.
+                var reading: AnnotatedPhotoHTML?
+                if showsReading {
+                    do throws(SnapPoemError) {
+                        reading = try AnnotatedPhotoHTML(poem: poem, imageMaximumSide: 1200)
+                    } catch {
+                        notices.append("The photo with what was read could not be drawn (\(error.description)).")
+                    }
+                }
+                return page.note(
+                    text: poem.text, notices: notices, downloads: downloads, mailto: MailtoLink.url(for: poem), reading: reading)
             }
-            let html = page.note(
-                text: poem.text, notices: notices, downloads: downloads, mailto: MailtoLink.url(for: poem), reading: reading)
             var response = Self.html(html, status: poem.page.timedOut ? 504 : 200, page: page)
             Self.addPersonalizationHeaders(&response, poem: poem)
             return response
@@ -211,37 +251,45 @@ public final class PoemService: Sendable {
     }
 
     /// `GET /readyz`: 200 while new images are taken, 503 when stopping or when the queue is
-    /// full (a load balancer then sends the next request elsewhere).
+    /// full (a load balancer then sends the next request elsewhere). An engine counts as
+    /// busy until Tesseract has stopped, also when a time limit or a cancellation answered
+    /// its request earlier (`stopping`).
     private func readiness() -> HTTPResponse {
         let depth = pool.depth.load(ordering: .relaxed)
+        let busy = pool.busy.load(ordering: .relaxed)
+        let stopping = pool.stopping.load(ordering: .relaxed)
         if draining.load(ordering: .relaxed) {
             var response = Self.json(["status": "stopping"], status: 503)
             response.setHeader("Retry-After", "5")
             return response
         }
+        let counts = ["workers": "\(pool.size)", "busy": "\(busy)", "stopping": "\(stopping)", "queueDepth": "\(depth)"]
         if pool.isFull {
-            var response = Self.json(["status": "busy", "queueDepth": "\(depth)"], status: 503)
-            response.setHeader("Retry-After", "\(retryAfterSeconds())")
+            var response = Self.json(counts.merging(["status": "busy"]) { $1 }, status: 503)
+            response.setHeader("Retry-After", "\(retryAfterSecondsNow())")
             return response
         }
-        return Self.json(["status": "ready", "workers": "\(pool.size)", "queueDepth": "\(depth)"], status: 200)
+        return Self.json(counts.merging(["status": "ready"]) { $1 }, status: 200)
     }
 
     // MARK: - Scanning
 
-    /// Reads `upload` with a worker's engine, waiting in the queue if need be.
+    /// Reads `upload` with a worker's engine, waiting in the queue if need be. The worker
+    /// goes back to the pool once its engine has stopped (`ScanWorkerPool.release`), not
+    /// when the answer is ready: after a time limit or a cancellation, Tesseract may still be
+    /// finishing its layout analysis.
     private func scan(_ upload: Upload, configuration: ScanConfiguration) async throws(ServiceError) -> ScannedPoem {
-        let worker: ScanWorker
+        let lease: ScanWorkerPool.Lease
         do throws(ScanWorkerPool.Refusal) {
-            worker = try await pool.checkOut()
+            lease = try await pool.checkOut()
         } catch {
             switch error {
             case .queueFull:
                 throw ServiceError(
                     status: 503, code: "busy",
                     message:
-                        "all \(pool.size) engines are busy and \(pool.queueLimit) requests are waiting; try again in \(retryAfterSeconds()) s",
-                    retryAfterSeconds: retryAfterSeconds())
+                        "all \(pool.size) engines are busy and \(pool.queueLimit) requests are waiting; try again in \(retryAfterSecondsNow()) s",
+                    retryAfterSeconds: retryAfterSecondsNow())
             case .cancelled:
                 throw .shuttingDown
             }
@@ -251,12 +299,12 @@ public final class PoemService: Sendable {
         let start = clock.now
         let result: Result<ScannedPoem, SnapPoemError>
         do throws(SnapPoemError) {
-            let scanner = try await worker.scanner(for: configuration)
+            let scanner = try await lease.worker.scanner(for: configuration)
             result = .success(try await scanner.scan(imageData: upload.image, name: upload.name))
         } catch {
             result = .failure(error)
         }
-        await pool.checkIn(worker)
+        pool.release(lease)
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.imageFinished(seconds: seconds, timedOut: (try? result.get())?.page.timedOut ?? false)
@@ -268,7 +316,7 @@ public final class PoemService: Sendable {
 
     /// When a refused request may try again: the queue's wait at the recent mean recognition
     /// time, at least 1 s and at most 2 minutes.
-    private func retryAfterSeconds() -> Int {
+    private func retryAfterSecondsNow() -> Int {
         let waiting = Double(pool.depth.load(ordering: .relaxed) + 1) / Double(max(1, pool.size))
         let seconds = (waiting * metrics.meanRecognitionSeconds).rounded(.up)
         return Int(min(120, max(1, seconds)))
@@ -361,16 +409,46 @@ public final class PoemService: Sendable {
     }
 
     /// What personalisation did, for clients of formats that cannot say it themselves:
-    /// `Snap-Poem-Replacements: 3`, and the FINDs that matched nothing, percent-encoded.
+    /// `Snap-Poem-Replacements: 3`, `Snap-Poem-Text-Found: true`, and when FINDs matched
+    /// nothing, how many (`Snap-Poem-Unmatched-Count: 2`) and which
+    /// (`Snap-Poem-Unmatched: Lenore,Gr%C3%A9ta`): each FIND percent-encoded as UTF-8 (every
+    /// byte but ASCII letters, digits, `-`, `.`, `_` and `~`), so the header is ASCII, joined
+    /// with commas, as many whole FINDs as fit in `unmatchedHeaderBytes`; the count says
+    /// whether some were left out.
     static func addPersonalizationHeaders(_ response: inout HTTPResponse, poem: ScannedPoem) {
         response.setHeader("Snap-Poem-Replacements", "\(poem.personalized.changes.count)")
-        if !poem.personalized.unmatched.isEmpty {
-            let names = poem.personalized.unmatched.map {
-                $0.find.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let unmatched = poem.personalized.unmatched
+        if !unmatched.isEmpty {
+            response.setHeader("Snap-Poem-Unmatched-Count", "\(unmatched.count)")
+            var listed = ""
+            for find in unmatched {
+                let encoded = percentEncoded(find.find)
+                let needed = (listed.isEmpty ? 0 : 1) + encoded.utf8.count
+                guard listed.utf8.count + needed <= unmatchedHeaderBytes else { break }
+                listed += (listed.isEmpty ? "" : ",") + encoded
             }
-            response.setHeader("Snap-Poem-Unmatched", names.joined(separator: ","))
+            if !listed.isEmpty { response.setHeader("Snap-Poem-Unmatched", listed) }
         }
         response.setHeader("Snap-Poem-Text-Found", poem.page.hasText ? "true" : "false")
+    }
+
+    /// The most bytes of `Snap-Poem-Unmatched`.
+    static let unmatchedHeaderBytes = 2048
+
+    /// `text` as UTF-8 with every byte but ASCII letters, digits, `-`, `.`, `_` and `~`
+    /// written `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += String(format: "%%%02X", byte)
+            }
+        }
+        return encoded
     }
 }
 

@@ -44,6 +44,54 @@ public struct ServiceError: Error, Sendable, Equatable {
             message: "the upload is larger than this server's limit of \(ByteCount(limitBytes)); send a smaller photo")
     }
 
+    /// 400: a `multipart/form-data` body the form parser could not read to its end: a
+    /// missing or wrong boundary, a part cut short, no closing boundary.
+    public static let badForm = ServiceError(
+        status: 400, code: "bad_form",
+        message: "the multipart/form-data body could not be parsed (a missing boundary, a part cut short, or no closing boundary)")
+
+    /// 400: a form with more than one field named `image`.
+    public static let secondImage = ServiceError.badOption("the form has more than one field named 'image'; send one")
+
+    /// 400: more than `limit` text fields (form fields and query parameters each).
+    public static func tooManyFields(limit: Int) -> ServiceError {
+        .badOption("the request has more than \(limit) fields; send at most \(limit) form fields and \(limit) query parameters")
+    }
+
+    /// 400: a text field of the form larger than `limit` bytes.
+    public static func fieldTooLarge(name: String, limit: Int) -> ServiceError {
+        .badOption("the form field '\(name.prefix(40))' is larger than \(ByteCount(limit)); a text field holds at most that")
+    }
+
+    /// 503: the request bodies the server holds at once (arriving or waiting, over all
+    /// connections) would pass its upload budget: refused before the body is read.
+    public static func tooManyUploads(limitBytes: Int, retryAfterSeconds: Int) -> ServiceError {
+        ServiceError(
+            status: 503, code: "too_many_uploads",
+            message:
+                "the server holds as many uploads as its memory allows (\(ByteCount(limitBytes)) in all); try again in \(retryAfterSeconds) s",
+            retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// 429: this client address already holds its share of the upload budget.
+    public static func addressUploadsBusy(limitBytes: Int, retryAfterSeconds: Int) -> ServiceError {
+        ServiceError(
+            status: 429, code: "too_many_requests",
+            message:
+                "uploads from this address already hold \(ByteCount(limitBytes)), this address's share of the server; try again in \(retryAfterSeconds) s",
+            retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// 429: this client address already has `places` requests waiting or being read, its
+    /// share of the service's engines and queue.
+    public static func tooManyRequests(places: Int, retryAfterSeconds: Int) -> ServiceError {
+        ServiceError(
+            status: 429, code: "too_many_requests",
+            message:
+                "this address already has \(places) request\(places == 1 ? "" : "s") waiting or being read, its share of the server; try again in \(retryAfterSeconds) s",
+            retryAfterSeconds: retryAfterSeconds)
+    }
+
     /// 503: the service is stopping and takes no new work.
     public static let shuttingDown = ServiceError(
         status: 503, code: "shutting_down", message: "the service is stopping; try again in a moment", retryAfterSeconds: 5)

@@ -11,31 +11,31 @@ struct Upload: Sendable {
     /// The form's text fields (none for a raw body).
     var fields: [HTTPField]
 
-    /// The most text fields a form may have, and the longest value of one.
-    static let maxFields = 100
-    static let maxFieldBytes = 64 << 10
+    /// The most text fields a form may have, and the longest value of one (`FormLimits`).
+    static let maxFields = FormLimits.maxFields
+    static let maxFieldBytes = FormLimits.maxFieldBytes
 
     /// Takes the image and fields out of `request`.
     ///
     /// - Throws: `ServiceError` 400 for a form without an image or with a bad field, 415 for a
     ///   raw body whose `Content-Type` is not an image's.
     init(_ request: HTTPRequest) throws(ServiceError) {
+        guard request.query.count <= Self.maxFields else { throw .tooManyFields(limit: Self.maxFields) }
         if let form = request.form {
             let images = form.filter { $0.name == "image" }
-            guard images.count <= 1 else { throw .badOption("the form has \(images.count) fields named 'image'; send one") }
+            guard images.count <= 1 else { throw .secondImage }
             guard let image = images.first, !image.data.isEmpty else {
                 throw ServiceError(status: 400, code: "missing_image", message: "the form has no image; \(ServiceError.howToSend)")
             }
             let texts = form.filter { $0.name != "image" }
-            guard texts.count <= Self.maxFields else { throw .badOption("the form has more than \(Self.maxFields) fields") }
+            guard texts.count <= Self.maxFields else { throw .tooManyFields(limit: Self.maxFields) }
             var fields: [HTTPField] = []
             for part in texts {
-                guard part.data.count <= Self.maxFieldBytes, let text = part.text else {
-                    throw .badOption("the form field '\(part.name.prefix(40))' is not UTF-8 text of at most 64 KB")
-                }
+                guard part.data.count <= Self.maxFieldBytes else { throw .fieldTooLarge(name: part.name, limit: Self.maxFieldBytes) }
+                guard let text = part.text else { throw .badOption("the form field '\(part.name.prefix(40))' is not UTF-8 text") }
                 fields.append(HTTPField(name: part.name, value: text))
             }
-            self.image = Data(image.data)
+            self.image = image.data
             self.name = Self.displayName(image.filename)
             self.fields = fields
             return
