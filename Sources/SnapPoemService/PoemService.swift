@@ -44,7 +44,7 @@ public final class PoemService: Sendable {
 
     /// Whether new images are taken now: not stopping, and a worker or a place in the queue
     /// is free.
-    public var isReady: Bool { !draining.load(ordering: .relaxed) && !pool.isFull }
+    public var isReady: Bool { !draining.load(ordering: .relaxed) && !pool.isFull && !pool.allStopping }
 
     /// Answers one request. Never throws: every problem is an HTTP status.
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -250,10 +250,11 @@ public final class PoemService: Sendable {
         }
     }
 
-    /// `GET /readyz`: 200 while new images are taken, 503 when stopping or when the queue is
-    /// full (a load balancer then sends the next request elsewhere). An engine counts as
-    /// busy until Tesseract has stopped, also when a time limit or a cancellation answered
-    /// its request earlier (`stopping`).
+    /// `GET /readyz`: 200 while new images are taken, 503 when stopping, when the queue is
+    /// full, or when every engine is still finishing work whose answer was already given (a
+    /// time limit or a cancellation stopped waiting for it): a load balancer then sends the
+    /// next request elsewhere. An engine counts as busy until Tesseract has stopped
+    /// (`stopping`).
     private func readiness() -> HTTPResponse {
         let depth = pool.depth.load(ordering: .relaxed)
         let busy = pool.busy.load(ordering: .relaxed)
@@ -264,7 +265,7 @@ public final class PoemService: Sendable {
             return response
         }
         let counts = ["workers": "\(pool.size)", "busy": "\(busy)", "stopping": "\(stopping)", "queueDepth": "\(depth)"]
-        if pool.isFull {
+        if pool.isFull || pool.allStopping {
             var response = Self.json(counts.merging(["status": "busy"]) { $1 }, status: 503)
             response.setHeader("Retry-After", "\(retryAfterSecondsNow())")
             return response

@@ -55,6 +55,10 @@ actor ScanWorkerPool {
         self.queueLimit = max(0, queueLimit)
     }
 
+    /// Whether every worker is finishing work its request no longer waits for: a new request
+    /// would wait for Tesseract to stop first, however long its layout analysis takes.
+    nonisolated var allStopping: Bool { stopping.load(ordering: .relaxed) >= size }
+
     /// Whether a new request would be refused now.
     nonisolated var isFull: Bool {
         busy.load(ordering: .relaxed) >= size && depth.load(ordering: .relaxed) >= queueLimit

@@ -128,9 +128,13 @@ struct ServerTests {
             let image = try Fixtures.sampleData(Fixtures.stanza)
             let port = server.port
             let responses = try await withThrowingTaskGroup(of: WireResponse.self) { group in
-                for _ in 0..<16 {
+                // Sixteen clients, each from an address of its own (one address may hold only a
+                // share of the engines and queue).
+                for index in 0..<16 {
                     group.addTask {
-                        try await RawHTTPClient.post(port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: image)
+                        try await RawHTTPClient.post(
+                            port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: image,
+                            from: "127.0.0.\(2 + index)")
                     }
                 }
                 var all: [WireResponse] = []
@@ -161,20 +165,22 @@ struct ServerTests {
         let server = try await ServerProcess.start(["--jobs", "1", "--queue", "4", "--stop-timeout", "300"])
         let port = server.port
         let image = try Fixtures.sampleData("Lenore.png")
-        let inFlight = (0..<3).map { _ in
+        let inFlight = (0..<3).map { index in
             Task {
                 try await RawHTTPClient.post(
-                    port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: image, timeout: 300)
+                    port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: image, timeout: 300,
+                    from: "127.0.0.\(2 + index)")
             }
         }
-        // Wait until one is being read (the others wait in the queue or are still arriving).
+        // Wait until one is being read and the others wait in the queue (a request still
+        // arriving when the signal comes is refused with 503, as a new one is).
         let clock = ContinuousClock()
         // Generous: under AddressSanitizer on a loaded machine the uploads take long to arrive.
         let deadline = clock.now.advanced(by: .seconds(180))
         var busy = false
         while !busy, clock.now < deadline {
             let metrics = try await RawHTTPClient.get(port: port, "/metrics").text
-            busy = metrics.contains("snap_poem_images_in_flight 1")
+            busy = metrics.contains("snap_poem_images_in_flight 1") && metrics.contains("snap_poem_queue_depth 2")
             if !busy { try await Task.sleep(for: .milliseconds(20)) }
         }
         #expect(busy, "requests were never seen in flight and queued")
