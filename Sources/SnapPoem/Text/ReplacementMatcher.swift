@@ -256,7 +256,11 @@ struct ReplacementMatcher {
         // (with punctuation, say) are matched exactly only.
         let findUnits: [(pair: Int, units: [Int])] = replacementSet.replacements.enumerated().compactMap { index, pair in
             let findWords = pair.find.split(separator: " ", omittingEmptySubsequences: false)
-            guard findWords.allSatisfy({ !$0.isEmpty && $0.allSatisfy(Self.isTokenCharacter) }) else { return nil }
+            // Comparing costs FIND's length times the run's: longer FINDs (only a set built
+            // in code has them) are matched exactly only.
+            guard pair.find.count <= Replacement.maximumLength,
+                findWords.allSatisfy({ !$0.isEmpty && $0.allSatisfy(Self.isTokenCharacter) })
+            else { return nil }
             var units: [Int] = []
             for (number, word) in findWords.enumerated() {
                 if number > 0 { units.append(MatchUnit.findSpace) }
@@ -371,6 +375,9 @@ struct ReplacementMatcher {
     /// by edit distance, ignoring case, when at most about a third of its characters differ.
     /// `caselessText` is the text's `CodedText.caseless` numbers.
     private func closestWord(to index: Int, caselessText: [Int], positions: TextPositions) -> UnmatchedFind.Suggestion? {
+        // An edit distance costs the product of both lengths: no suggestion for FINDs longer
+        // than those taken from outside.
+        guard findCodes[index].count <= Replacement.maximumLength else { return nil }
         let target = findCodes[index].map { text.caseless[$0] }
         let wordCount = replacementSet.replacements[index].find.split(separator: " ").count
         guard wordCount > 0 else { return nil }  // a FIND of spaces only has no word to suggest

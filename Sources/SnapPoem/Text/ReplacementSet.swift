@@ -44,7 +44,9 @@ public struct ReplacementSet: Sendable, Equatable, Codable {
     /// many words and letters, each comparison at most (FIND's length + 1) × (the run's
     /// length + 1) steps in three rows of scratch memory; nothing is kept per pair of FIND
     /// letter and text letter. Memory grows with the text plus the pairs, never their
-    /// product.
+    /// product. A FIND longer than `Replacement.maximumLength` (only a set built in code can
+    /// hold one) is matched exactly only, and gets no closest-word suggestion, so no
+    /// comparison costs more than 257 × (the run's length + 1) steps.
     public static let maximumTotalLength = 100_000
 
     /// Why `pairs` are more than a set takes from outside (`maximumPairs`, `maximumTotalLength`,
