@@ -337,6 +337,30 @@ struct HostileClientTests {
         }
     }
 
+    @Test("Bytes from outside reach the log escaped: a path with ESC and a line break, a forged id, a codec's own message")
+    func logEscapes() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let port = server.port
+            // libmicrohttpd decodes the path: %1B and %0A arrive as the bytes themselves.
+            let forged = try await RawHTTPClient.exchange(
+                port: port,
+                request: Data(
+                    "GET /x%1B[2J%0Atime=forged HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: a b\u{1B}\r\n\r\n".utf8))
+            #expect(forged.status == 404)
+            // A damaged PNG: libpng prints its own line on standard error, through the log.
+            let damaged = try await RawHTTPClient.post(
+                port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData("formats/truncated.png"))
+            #expect(damaged.status == 422, "\(damaged.text)")
+            try await Task.sleep(for: .milliseconds(500))
+            let log = server.log
+            #expect(!log.contains("\u{1B}"), "\(log)")
+            #expect(log.contains("path=/x%1B[2J%0Atime=forged status=404"), "\(log)")
+            #expect(!log.split(separator: "\n").contains { $0.hasPrefix("time=forged") })
+            #expect(!log.contains("id=a"), "an id that is not a plain token is replaced")
+            #expect(log.contains("libpng error: "), "\(log)")
+        }
+    }
+
     /// The value of an unlabelled metric.
     static func gauge(_ name: String, in metrics: String) -> Int? {
         metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) }

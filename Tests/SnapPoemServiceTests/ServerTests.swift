@@ -295,6 +295,12 @@ struct ServerTests {
         let language = try await ServerProcess.run(["serve", "--jobs", "1", "--lang", "eng+deu"])
         #expect(language.status == 69)
         #expect(language.error.hasPrefix("snap-poem: error: language 'deu' not found in tessdata at "), "\(language.error)")
+        let small = try await ServerProcess.run(["serve", "--jobs", "8", "--memory-mb", "256"])
+        #expect(small.status == 64)
+        #expect(
+            small.error.hasPrefix(
+                "snap-poem: error: a memory budget of 256 MB is too small for 8 engines and uploads of 20 MB; it needs at least "),
+            "\(small.error)")
         let help = try await ServerProcess.run(["serve", "--help"])
         #expect(help.status == 0)
         #expect(help.output.contains("--max-upload-mb N"))
