@@ -5,6 +5,7 @@
 #   make docs   the library's DocC documentation in .build/docs (see README, "Library")
 #   make fuzz   build the libFuzzer targets (Fuzz/) and fuzz each for FUZZ_SECONDS (see SECURITY.md)
 #   make test-asan  the whole suite under AddressSanitizer + LeakSanitizer
+#   make soak   snap-poem serve under a hostile mix next to honest clients for SOAK_SECONDS (see SECURITY.md)
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
@@ -20,8 +21,9 @@ DEPLOY_APT_PACKAGES := slurm-wlm munge python3-venv
 # make bench's profile of a batch (perf record).
 BENCH_APT_PACKAGES := linux-perf
 FUZZ_SECONDS ?= 600
+SOAK_SECONDS ?= 600
 
-.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench deps-service test-deploy fuzz fuzz-smoke test-asan
+.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench deps-service test-deploy fuzz fuzz-smoke test-asan soak
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -89,6 +91,13 @@ ASAN_ENV := SNAP_POEM_TESTS_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR
 test-asan: deps deps-service
 	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
 	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
+
+# snap-poem serve --jobs 2 (release) for SOAK_SECONDS under slow headers, part floods,
+# abandoned uploads, FIND and pixel bombs, next to honest clients; fails unless every honest
+# request is answered, /healthz p99 < 100 ms, memory stays within the budget and nothing
+# crashes (Scripts/soak.py; figures in SECURITY.md). Not part of make test.
+soak: release
+	Scripts/soak.py --seconds $(SOAK_SECONDS) --binary "$$(swift build -c release --show-bin-path)/snap-poem"
 
 # Each libFuzzer target in Fuzz/Targets for FUZZ_SECONDS, one after another (niced).
 fuzz: deps

@@ -275,11 +275,19 @@ public final class PoemService: Sendable {
 
     // MARK: - Scanning
 
-    /// Reads `upload` with a worker's engine, waiting in the queue if need be. The worker
+    /// Reads `upload` with a worker's engine, waiting in the queue if need be (once its
+    /// header is within the limits). The worker
     /// goes back to the pool once its engine has stopped (`ScanWorkerPool.release`), not
     /// when the answer is ready: after a time limit or a cancellation, Tesseract may still be
     /// finishing its layout analysis.
     private func scan(_ upload: Upload, configuration: ScanConfiguration) async throws(ServiceError) -> ScannedPoem {
+        // What the image's header declares is checked before it waits for an engine: an
+        // upload over the pixel limit, or no image at all, is refused at once.
+        do throws(SnapPoemError) {
+            _ = try ImageDecoder.checkHeader(data: upload.image, name: upload.name, limits: configuration.imageLimits)
+        } catch {
+            throw ServiceError(error)
+        }
         let lease: ScanWorkerPool.Lease
         do throws(ScanWorkerPool.Refusal) {
             lease = try await pool.checkOut()

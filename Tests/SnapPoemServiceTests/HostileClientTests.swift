@@ -294,16 +294,35 @@ struct HostileClientTests {
         }
     }
 
-    @Test("A small PNG declaring 148.8 megapixels is refused (422) from its header; the server's memory stays flat")
+    @Test("A small PNG declaring 148.8 megapixels is refused (422) from its header, without waiting for the busy engine")
     func pixelBomb() async throws {
         try await ServerProcess.with(["--jobs", "2"]) { server in
+            let port = server.port
             let bomb = try TestImages.blank(width: 12_200, height: 12_200)
             #expect(bomb.count < 700_000)
+            // Both engines busy with a page of text each.
+            let page = try TestImages.tiled("Lenore.png", width: 3462, height: 5244)
+            let busy = (0..<2).map { index in
+                Task {
+                    try await RawHTTPClient.post(
+                        port: port, "/v1/poems", contentType: "image/png", body: page, from: "127.0.0.\(2 + index)")
+                }
+            }
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(120))
+            while clock.now < deadline, !(try await RawHTTPClient.get(port: port, "/metrics").text.contains("snap_poem_images_in_flight 2"))
+            {
+                try await Task.sleep(for: .milliseconds(50))
+            }
             let before = server.memory.peak
-            let response = try await RawHTTPClient.post(port: server.port, "/v1/poems", contentType: "image/png", body: bomb)
+            let response = try await RawHTTPClient.post(port: port, "/v1/poems", contentType: "image/png", body: bomb, from: "127.0.0.5")
             #expect(response.status == 422, "\(response.text)")
             #expect(response.text.contains("\"code\":\"image_too_large\""), "\(response.text)")
+            #expect(response.text.contains("12200×12200"), "\(response.text)")
+            // Answered while the engines are still at their pages: it never queued for one.
+            #expect(try await RawHTTPClient.get(port: port, "/metrics").text.contains("snap_poem_images_in_flight 2"))
             #expect(server.memory.peak - before < 64 << 20, "peak grew by \((server.memory.peak - before) >> 20) MB")
+            for request in busy { #expect(try await request.value.status == 200) }
         }
     }
 
