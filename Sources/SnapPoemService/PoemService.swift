@@ -313,7 +313,7 @@ public final class PoemService: Sendable {
         } catch {
             result = .failure(error)
         }
-        pool.release(lease)
+        await pool.release(lease)
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.imageFinished(seconds: seconds, timedOut: (try? result.get())?.page.timedOut ?? false)

@@ -22,6 +22,10 @@ actor ScanWorker {
     /// How many engines are loaded.
     var loadedEngines: Int { scanners.count }
 
+    /// Whether every engine of this worker is idle now (none still finishing a recognition
+    /// whose caller stopped waiting).
+    var enginesIdle: Bool { scanners.allSatisfy { !$0.recognizer.isWorking } }
+
     /// Returns once every engine of this worker has finished what it was given, including a
     /// recognition whose caller stopped waiting (a time limit, a cancellation).
     func finishWork() async {

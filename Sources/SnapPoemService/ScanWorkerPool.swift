@@ -85,10 +85,16 @@ actor ScanWorkerPool {
         return Lease(workers: [try result.get()])
     }
 
-    /// Gives back the lease's workers, each once its engines have finished everything they
-    /// were given. Returns at once; the answer does not wait for a stopping engine.
-    nonisolated func release(_ lease: Lease) {
+    /// Gives back the lease's workers: at once when their engines are idle (the usual case),
+    /// else each once its engines have finished everything they were given, in a task of
+    /// its own, counted as `stopping` meanwhile. Returns without waiting for a stopping
+    /// engine, so the answer does not wait for it either.
+    func release(_ lease: Lease) async {
         for worker in lease.workers {
+            if await worker.enginesIdle {
+                checkIn(worker)
+                continue
+            }
             stopping.add(1, ordering: .relaxed)
             // Not a child of the request's task: its cancellation must not skip the wait.
             Task.detached {

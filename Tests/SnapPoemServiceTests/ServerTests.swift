@@ -165,15 +165,21 @@ struct ServerTests {
         let server = try await ServerProcess.start(["--jobs", "1", "--queue", "4", "--stop-timeout", "300"])
         let port = server.port
         let image = try Fixtures.sampleData("Lenore.png")
-        let inFlight = (0..<3).map { index in
+        // A page four times Lenore holds the engine while the other two wait in the queue.
+        let page = try TestImages.tiled("Lenore.png", width: 3462, height: 5244)
+        func send(_ index: Int) -> Task<WireResponse, any Error> {
             Task {
                 try await RawHTTPClient.post(
-                    port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: image, timeout: 300,
+                    port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: index == 0 ? page : image, timeout: 300,
                     from: "127.0.0.\(2 + index)")
             }
         }
-        // Wait until one is being read and the others wait in the queue (a request still
-        // arriving when the signal comes is refused with 503, as a new one is).
+        // The page first, then the two others once it is being read; then wait until they
+        // wait in the queue (a request still arriving when the signal comes is refused with
+        // 503, as a new one is).
+        let first = send(0)
+        try await HostileClientTests.waitFor("snap_poem_images_in_flight 1", port: port)
+        let inFlight = [first, send(1), send(2)]
         let clock = ContinuousClock()
         // Generous: under AddressSanitizer on a loaded machine the uploads take long to arrive.
         let deadline = clock.now.advanced(by: .seconds(180))
@@ -198,10 +204,10 @@ struct ServerTests {
             }
         }
         #expect(refused, "new connections must be refused after SIGTERM")
-        for request in inFlight {
+        for (index, request) in inFlight.enumerated() {
             let response = try await request.value
             #expect(response.status == 200, "\(response.text)")
-            #expect(occurrences(of: "Alex", in: response.text) == 3)
+            #expect(occurrences(of: "Alex", in: response.text) == (index == 0 ? 12 : 3))
         }
         let status = await server.waitForExit(timeout: .seconds(300))
         #expect(status == 0, "\(server.log)")

@@ -98,7 +98,6 @@ public final class Recognizer: Sendable {
                 gate.install(continuation)
                 self.pending.add(1, ordering: .relaxed)
                 queue.async {
-                    defer { self.pending.subtract(1, ordering: .relaxed) }
                     // The clock starts when the engine takes the image; the timer answers
                     // for it if Tesseract is still in layout analysis at limit + grace.
                     control.start()
@@ -118,6 +117,8 @@ public final class Recognizer: Sendable {
                         outcome = .failure(error)
                     }
                     control.markAnswered()
+                    // Idle before the caller resumes, so that it can hand the engine on at once.
+                    self.pending.subtract(1, ordering: .relaxed)
                     gate.resume(with: outcome)
                 }
             }

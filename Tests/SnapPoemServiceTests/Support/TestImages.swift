@@ -22,7 +22,7 @@ enum TestImages {
         let tileWidth = Int(pixGetWidth(colour)), tileHeight = Int(pixGetHeight(colour))
         for y in stride(from: 0, to: height, by: tileHeight) {
             for x in stride(from: 0, to: width, by: tileWidth) {
-                pixRasterop(target, Int32(x), Int32(y), Int32(tileWidth), Int32(tileHeight), 0xC << 1, colour, 0, 0)
+                pixRasterop(target, Int32(x), Int32(y), Int32(tileWidth), Int32(tileHeight), PIX_SRC, colour, 0, 0)
             }
         }
         pixSetSpp(target, 3)
