@@ -67,16 +67,19 @@ demo: release
 	@echo '$$ snap-poem SampleImages/Lenore.png --replace Lenore=Alex'
 	@"$$(swift build -c release --show-bin-path)/snap-poem" SampleImages/Lenore.png --replace Lenore=Alex
 
-# Three runs: the concurrency tests under ThreadSanitizer (in a build folder of their own);
+# Four runs: the concurrency tests under ThreadSanitizer (in a build folder of their own);
 # the time-limit and cancellation tests alone, because they measure wall-clock bounds that
-# other tests' CPU load on a 2-core machine would blur; then every other test. Then every
+# other tests' CPU load on a 2-core machine would blur; the service's hostile clients and
+# its worst accepted load alone, for the same reason (and their pages would slow the other
+# tests past their own time limits); then every other test. Then every
 # fuzzing seed is replayed once through the libFuzzer targets (built with ASan). Last, the
 # library as other packages see it: the documentation's code blocks compile, the DocC build has
 # no warnings, and the example package builds and prints what the command prints.
 test: deps deps-service lint
 	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests|BatchChannelTests|BatchResultsTests/(progress|cancellation)' $(SWIFT_BUILD_FLAGS)
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build --filter 'HostileClientTests|DeployMemoryTests' $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build --skip 'RecognizerControlTests|HostileClientTests|DeployMemoryTests' $(SWIFT_BUILD_FLAGS)
 	Scripts/fuzz.sh --smoke
 	$(MAKE) --no-print-directory snippets docs examples
 	@$(MAKE) --no-print-directory test-deploy
@@ -90,7 +93,8 @@ ASAN_ENV := SNAP_POEM_TESTS_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR
   ASAN_SYMBOLIZER_PATH=$$(dirname $$(readlink -f $$(command -v swift)))/llvm-symbolizer
 test-asan: deps deps-service
 	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
-	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --skip-build --skip RecognizerControlTests $(SWIFT_BUILD_FLAGS)
+	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --skip-build --filter HostileClientTests $(SWIFT_BUILD_FLAGS)
+	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --skip-build --skip 'RecognizerControlTests|HostileClientTests' $(SWIFT_BUILD_FLAGS)
 
 # snap-poem serve --jobs 2 (release) for SOAK_SECONDS under slow headers, part floods,
 # abandoned uploads, FIND and pixel bombs, next to honest clients; fails unless every honest
