@@ -185,7 +185,14 @@ struct ManualPage: Sendable {
         ("JOB_COMPLETION_INDEX", "`--shard auto/N` takes K from a Kubernetes Indexed Job."),
         ("WAYLAND_DISPLAY, DISPLAY", "Where `--copy` puts the result: the Wayland clipboard (wl-copy) or the X11 one (xclip, xsel)."),
         ("TERM", "No progress bar when it is dumb."),
-        ("MALLOC_ARENA_MAX", "Left as it is when set; otherwise snap-poem uses one malloc arena, so that a memory limit measures memory."),
+        (
+            "MALLOC_ARENA_MAX",
+            "Left as it is when set; otherwise snap-poem limits malloc's arenas (one in the command, two in each batch worker), so that a memory limit measures memory."
+        ),
+        (
+            "OMP_THREAD_LIMIT",
+            "Left as it is when set; batch workers get 1 otherwise. snap-poem switches OpenMP off on each thread that runs Tesseract either way."
+        ),
     ]
 
     private func filesSection() -> [String] {
