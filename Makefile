@@ -41,17 +41,19 @@ deps-bench:
 
 # What the service's tests and benchmark use besides the build: Debian's chromium and
 # chromium-driver (the page in a real browser), systemd (systemd-analyze checks
-# deploy/snap-poem.service), wrk (make bench's load test), and from PyPI selenium and
-# kubernetes-validate (deploy/kubernetes-service.yaml), installed with pip into a virtual
-# environment under .build, since Debian's python3 refuses system-wide installs.
+# deploy/snap-poem.service), wrk (make bench's load test), and from PyPI selenium,
+# kubernetes-validate (deploy/kubernetes-service.yaml), schemathesis (the API against its
+# OpenAPI document) and axe-selenium-python (axe-core, offline: the page's accessibility),
+# installed with pip into a virtual environment under .build, since Debian's python3 refuses
+# system-wide installs. axe-selenium-python 3 needs Python 3.12; 2.1.6 ships axe-core 3.1.1.
 SERVICE_APT_PACKAGES := chromium chromium-driver wrk python3-venv systemd
 SERVICE_VENV := .build/service-venv
-SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate==1.37.0'
+SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate==1.37.0' 'schemathesis==4.32.5' 'axe-selenium-python==2.1.6'
 
 deps-service: deps
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SERVICE_APT_PACKAGES)"
 	@[ -x $(SERVICE_VENV)/bin/python ] || python3 -m venv $(SERVICE_VENV)
-	@$(SERVICE_VENV)/bin/python -c 'import selenium, kubernetes_validate' 2>/dev/null || \
+	@$(SERVICE_VENV)/bin/python -c 'import selenium, kubernetes_validate, schemathesis, axe_selenium_python' 2>/dev/null || \
 	  { echo "Installing into $(SERVICE_VENV): $(SERVICE_PIP_PACKAGES)"; \
 	    $(SERVICE_VENV)/bin/pip install -q --disable-pip-version-check $(SERVICE_PIP_PACKAGES); }
 

@@ -109,7 +109,10 @@ enum ServeCommand {
         if let port = try number("port", in: 0...65535) { server.port = UInt16(port) }
         if let jobs = try number("jobs", in: 1...64) { service.workers = jobs }
         if let queue = try number("queue", in: 0...10_000) { service.queueLimit = queue }
-        if let megabytes = try number("max-upload-mb", in: 1...1024) { server.maxUploadBytes = megabytes << 20 }
+        if let megabytes = try number("max-upload-mb", in: 1...1024) {
+            server.maxUploadBytes = megabytes << 20
+            service.maxUploadBytes = megabytes << 20
+        }
         if let connections = try number("max-connections", in: 1...10_000) {
             server.connectionLimit = connections
             server.connectionLimitPerAddress = min(server.connectionLimitPerAddress, connections)

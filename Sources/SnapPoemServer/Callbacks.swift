@@ -112,8 +112,7 @@ func accessHandler(
         return queue(
             server.service.refusal(
                 ServiceError(
-                    status: 400, code: "bad_form",
-                    message: "the multipart/form-data body could not be parsed (a missing boundary, or a part cut short)"),
+                    .badForm, message: "the multipart/form-data body could not be parsed (a missing boundary, or a part cut short)"),
                 method: context.method, path: context.path, requestID: context.id, uploadedBytes: context.receivedBytes),
             on: connection, context: context, closing: true)
     }

@@ -9,7 +9,8 @@ import Synchronization
 /// Routes:
 /// - `GET /`: the page (upload form); `POST /`: the page's form post, answered with the note.
 /// - `POST /v1/poems`: the API; the image as the body or as the form field `image`.
-/// - `GET /healthz`, `GET /readyz`, `GET /metrics`.
+/// - `GET /healthz`, `GET /readyz`, `GET /metrics`; `GET /openapi.json`, the API's OpenAPI 3
+///   description (`OpenAPIDocument`).
 ///
 /// Engines are loaded once, at `init`: `workers` scanners, and a bounded queue in front of
 /// them (`ScanWorkerPool`). Uploaded images are decoded from memory and never written
@@ -20,6 +21,8 @@ public final class PoemService: Sendable {
     private let pool: ScanWorkerPool
     private let metrics = ServiceMetrics()
     private let draining = Atomic<Bool>(false)
+    /// `GET /openapi.json`, generated once (`OpenAPIDocument`).
+    private let openAPIText: String
 
     /// Loads `configuration.workers` engines.
     ///
@@ -27,6 +30,7 @@ public final class PoemService: Sendable {
     ///   without data): the service cannot work at all.
     public init(configuration: ServiceConfiguration = ServiceConfiguration()) async throws(SnapPoemError) {
         self.configuration = configuration
+        openAPIText = OpenAPIDocument.text(configuration: configuration)
         var workers: [ScanWorker] = []
         for _ in 0..<configuration.workers {
             let scanner = try await PoemScanner(configuration: configuration.scan)
@@ -60,6 +64,9 @@ public final class PoemService: Sendable {
             response = Self.json(["status": "ok"], status: 200)
         case ("/readyz", "GET"), ("/readyz", "HEAD"):
             response = readiness()
+        case ("/openapi.json", "GET"), ("/openapi.json", "HEAD"):
+            response = HTTPResponse(
+                status: 200, headers: [HTTPField(name: "Content-Type", value: "application/json")], body: Data(openAPIText.utf8))
         case ("/metrics", "GET"), ("/metrics", "HEAD"):
             response = HTTPResponse(
                 status: 200, headers: [HTTPField(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
@@ -99,7 +106,7 @@ public final class PoemService: Sendable {
             let poem = try await scan(upload, configuration: options.scan)
             if poem.page.timedOut {
                 throw ServiceError(
-                    status: 504, code: "timed_out",
+                    .timedOut,
                     message:
                         "\(upload.name): the time limit of \(PoemRequestOptions.seconds(options.scan.recognition.timeLimit ?? .zero)) s stopped recognition; partialText holds what was read by then",
                     partialText: poem.text)
@@ -145,7 +152,7 @@ public final class PoemService: Sendable {
             guard !draining.load(ordering: .relaxed) else { throw .shuttingDown }
             guard request.form != nil else {
                 throw ServiceError(
-                    status: 415, code: "unsupported_media_type", message: "the page's form must be sent as multipart/form-data")
+                    .unsupportedMediaType, message: "the page's form must be sent as multipart/form-data")
             }
             let upload = try Upload(request)
             var leading: [(replacement: Replacement, source: String)] = []
@@ -238,7 +245,7 @@ public final class PoemService: Sendable {
             switch error {
             case .queueFull:
                 throw ServiceError(
-                    status: 503, code: "busy",
+                    .busy,
                     message:
                         "all \(pool.size) engines are busy and \(pool.queueLimit) requests are waiting; try again in \(retryAfterSeconds()) s",
                     retryAfterSeconds: retryAfterSeconds())
@@ -262,7 +269,13 @@ public final class PoemService: Sendable {
         metrics.imageFinished(seconds: seconds, timedOut: (try? result.get())?.page.timedOut ?? false)
         switch result {
         case .success(let poem): return poem
-        case .failure(let error): throw ServiceError(error)
+        case .failure(let error):
+            // An engine the request's own settings asked for (`oem=legacy` on data without the
+            // legacy model) that cannot start is the request's mistake, not the server's.
+            if case .engineInitializationFailed = error, configuration.engine != self.configuration.scan.engine {
+                throw .badOption(error.description)
+            }
+            throw ServiceError(error)
         }
     }
 
@@ -280,15 +293,15 @@ public final class PoemService: Sendable {
     static func routingError(_ request: HTTPRequest) -> ServiceError {
         let allowed: [String: [String]] = [
             "/": ["GET", "HEAD", "POST"], "/v1/poems": ["POST"], "/healthz": ["GET", "HEAD"], "/readyz": ["GET", "HEAD"],
-            "/metrics": ["GET", "HEAD"],
+            "/metrics": ["GET", "HEAD"], "/openapi.json": ["GET", "HEAD"],
         ]
         if let methods = allowed[request.path] {
             return ServiceError(
-                status: 405, code: "method_not_allowed",
-                message: "\(request.path) takes \(methods.joined(separator: ", ")), not \(request.method)", allowedMethods: methods)
+                .methodNotAllowed, message: "\(request.path) takes \(methods.joined(separator: ", ")), not \(request.method)",
+                allowedMethods: methods)
         }
         return ServiceError(
-            status: 404, code: "not_found", message: "no such path; the API is POST /v1/poems and the page is GET /")
+            .notFound, message: "no such path; the API is POST /v1/poems and the page is GET /")
     }
 
     /// An error in the shape its path calls for: the page for `/`, JSON otherwise.
@@ -312,11 +325,11 @@ public final class PoemService: Sendable {
     /// A problem as the page shows it to a person.
     static func pageMessage(for error: ServiceError) -> String {
         switch error.code {
-        case "missing_image": return "Choose or take a photo of the poem first."
-        case "unsupported_media_type": return "That file is not a photo this page can read (\(error.message)). Try a JPEG or PNG."
-        case "damaged_image": return "That photo could not be read; it may be damaged or cut short. Try another."
-        case "payload_too_large": return "That photo is too large for this server (\(error.message)). Try a smaller one."
-        case "busy", "shutting_down": return "So many poems are being read right now. Please try again in a moment."
+        case .missingImage: return "Choose or take a photo of the poem first."
+        case .unsupportedMediaType: return "That file is not a photo this page can read (\(error.message)). Try a JPEG or PNG."
+        case .damagedImage: return "That photo could not be read; it may be damaged or cut short. Try another."
+        case .payloadTooLarge: return "That photo is too large for this server (\(error.message)). Try a smaller one."
+        case .busy, .shuttingDown: return "So many poems are being read right now. Please try again in a moment."
         default:
             let message = error.message
             return message.prefix(1).uppercased() + message.dropFirst() + (message.hasSuffix(".") ? "" : ".")
