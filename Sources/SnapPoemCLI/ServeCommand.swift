@@ -155,14 +155,14 @@ enum ServeCommand {
         lines += [
             "",
             "ENDPOINTS:",
-            "  GET  /            the page: take a photo of a poem, change the name, send the note",
+            "  GET  /            the page: take a photo of a poem, change the name, fix a word, send the note",
             "  POST /v1/poems    the image as the body (options in the query) or multipart/form-data",
+            "  GET  /openapi.json  the API in OpenAPI 3",
             "  GET  /healthz     alive;  GET /readyz  taking new images;  GET /metrics  Prometheus",
             "",
             "EXAMPLES:",
             "  snap-poem serve",
-            "  curl --data-binary @Lenore.png -H 'Content-Type: image/png' \\",
-            "       'http://127.0.0.1:8080/v1/poems?replace=Lenore=Alex'",
+            "  curl --data-binary @Lenore.png 'http://127.0.0.1:8080/v1/poems?replace=Lenore=Alex'",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

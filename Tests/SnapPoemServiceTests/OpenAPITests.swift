@@ -77,6 +77,21 @@ struct OpenAPITests {
         #expect(Self.dig(replace, "schema")?["type"] as? String == "array")
     }
 
+    @Test("Docs/service.md's table of options lists every field a poem request takes")
+    func documentedOptions() throws {
+        let page = try String(contentsOf: Fixtures.root.appendingPathComponent("Docs/service.md"), encoding: .utf8)
+        let table = try #require(page.components(separatedBy: "### Options").dropFirst().first?.components(separatedBy: "###").first)
+        let listed = Set(
+            table.split(separator: "\n").filter { $0.hasPrefix("| `") }.flatMap { row in
+                String(row.split(separator: "|").first ?? "").matches(of: try! Regex("`([A-Za-z]+)`")).map {
+                    String($0.output[1].substring ?? "")
+                }
+            })
+        let known = Set(PoemRequestOptions.knownFields.filter { $0 != "image" })
+        #expect(known.subtracting(listed).isEmpty, "not in Docs/service.md: \(known.subtracting(listed).sorted())")
+        #expect(listed.subtracting(known).isEmpty, "not options: \(listed.subtracting(known).sorted())")
+    }
+
     @Test("Every value the document offers for an option is one the option's rules accept", arguments: ScanOption.allCases)
     func valuesAccepted(option: ScanOption) throws {
         let examples: [String]
