@@ -48,19 +48,26 @@ deps-bench:
 
 # What the service's tests and benchmark use besides the build: Debian's chromium and
 # chromium-driver (the page in a real browser), systemd (systemd-analyze checks
-# deploy/snap-poem.service), wrk (make bench's load test), and from PyPI selenium and
-# kubernetes-validate (deploy/kubernetes-service.yaml), installed with pip into a virtual
-# environment under .build, since Debian's python3 refuses system-wide installs.
+# deploy/snap-poem.service), wrk (make bench's load test), and from PyPI selenium,
+# kubernetes-validate (deploy/kubernetes-service.yaml), schemathesis (the API against its
+# OpenAPI document) and axe-selenium-python (axe-core, offline: the page's accessibility),
+# installed with pip into a virtual environment under .build, since Debian's python3 refuses
+# system-wide installs.
 SERVICE_APT_PACKAGES := chromium chromium-driver wrk python3-venv systemd
 SERVICE_VENV := .build/service-venv
-SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate==1.37.0'
+SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate==1.37.0' 'schemathesis==4.32.5'
+# axe-selenium-python 3.0.0 ships axe-core 4.10.2 (2.1.6 has 2018's 3.1.1, which misses contrast
+# findings 4.x makes). It declares Python >= 3.12, but its two small modules run on the 3.11
+# here (checked), so it is installed on its own with pip's --ignore-requires-python.
+SERVICE_AXE_PACKAGE := 'axe-selenium-python==3.0.0'
 
 deps-service: deps
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SERVICE_APT_PACKAGES)"
 	@[ -x $(SERVICE_VENV)/bin/python ] || python3 -m venv $(SERVICE_VENV)
-	@$(SERVICE_VENV)/bin/python -c 'import selenium, kubernetes_validate' 2>/dev/null || \
-	  { echo "Installing into $(SERVICE_VENV): $(SERVICE_PIP_PACKAGES)"; \
-	    $(SERVICE_VENV)/bin/pip install -q --disable-pip-version-check $(SERVICE_PIP_PACKAGES); }
+	@$(SERVICE_VENV)/bin/python -c 'import selenium, kubernetes_validate, schemathesis, importlib.metadata as m; assert m.version("axe-selenium-python") == "3.0.0"' 2>/dev/null || \
+	  { echo "Installing into $(SERVICE_VENV): $(SERVICE_PIP_PACKAGES) $(SERVICE_AXE_PACKAGE)"; \
+	    $(SERVICE_VENV)/bin/pip install -q --disable-pip-version-check $(SERVICE_PIP_PACKAGES) && \
+	    $(SERVICE_VENV)/bin/pip install -q --disable-pip-version-check --ignore-requires-python --no-deps $(SERVICE_AXE_PACKAGE); }
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
