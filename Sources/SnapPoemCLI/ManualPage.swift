@@ -96,7 +96,7 @@ struct ManualPage: Sendable {
             "[\\fIoptions\\fR]",
             ".PP",
             Roff.paragraph(
-                "Serves snap-poem over HTTP: a page for phones at `/` (take a photo of a poem, change the name, get the love note to copy, download, e-mail or share; it works without JavaScript) and an API at `/v1/poems`. Engines are loaded once at start (`--jobs`), with a bounded queue in front. Uploads are read in memory and never stored; one line per request is logged on standard error, never the names. SIGTERM or SIGINT stops accepting connections, finishes the requests in flight (at most `--stop-timeout` seconds) and exits 0."
+                "Serves snap-poem over HTTP: a page for phones at `/` (take a photo of a poem, change the name, fix a word, get the love note to copy, download, e-mail or share; it works without JavaScript) and an API at `/v1/poems`, described at `/openapi.json`. Engines are loaded once at start (`--jobs`), with a bounded queue in front. Uploads are read in memory and never stored; one line per request is logged on standard error, never the names. SIGTERM or SIGINT stops accepting connections, finishes the requests in flight (at most `--stop-timeout` seconds) and exits 0."
             ),
             ".SS Options of serve",
         ]
@@ -109,8 +109,11 @@ struct ManualPage: Sendable {
             ".TP",
             Roff.bold("POST /v1/poems"),
             Roff.paragraph(
-                "The image as the body (`Content-Type: image/png`, …, with the options in the query) or as the field `image` of a multipart/form-data form. The options are the command line's, in camelCase (`replace`, `ignoreCase`, `lang`, `format`, `timeout`, …); the answer is the poem in the format asked for. Errors are JSON with honest statuses: 400 a bad option, 413 over the upload limit, 415 not an image, 422 a damaged image, 503 with Retry-After when the queue is full, 504 when the time limit cut the poem short."
+                "The image as the body, with the options in the query (its first bytes decide what it is; a `Content-Type` naming another format is refused), or as the field `image` of a multipart/form-data form. The options are the command line's, in camelCase (`replace`, `ignoreCase`, `lang`, `format`, `timeout`, …); the answer is the poem in the format asked for. Errors are JSON with a code and honest statuses: 400 a bad option or no image, 413 over the upload limit, 415 not an image snap-poem reads, 422 a damaged or too large image, 503 with Retry-After when the queue is full, 504 when the time limit cut the poem short (with the partial text)."
             ),
+            ".TP",
+            Roff.bold("GET /openapi.json"),
+            Roff.escape("The API in OpenAPI 3."),
             ".TP",
             Roff.bold("GET /healthz") + ", " + Roff.bold("GET /readyz") + ", " + Roff.bold("GET /metrics"),
             Roff.escape("Alive; taking new images; Prometheus metrics."),
@@ -235,10 +238,7 @@ struct ManualPage: Sendable {
         ("The page and the API on http://127.0.0.1:8080/, and a poem read through it:", ["snap-poem serve"]),
         (
             "",
-            [
-                "curl --data-binary @Lenore.png -H 'Content-Type: image/png' \\",
-                "     'http://127.0.0.1:8080/v1/poems?replace=Lenore=Alex'",
-            ]
+            ["curl --data-binary @Lenore.png 'http://127.0.0.1:8080/v1/poems?replace=Lenore=Alex'"]
         ),
     ]
 
