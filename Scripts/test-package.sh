@@ -75,9 +75,10 @@ lintian --pedantic --display-info --fail-on error,warning "$package" > "$work/li
 }
 say "lintian --pedantic --display-info (no error, no warning):"
 grep -v -e 'running with root privileges' -e 'spelling-error-in-binary' "$work/lintian" | sed 's/^/  /'
-# Words of the statically linked libraries (Swift's runtime, Foundation, ICU); none is in Sources/.
+# Strings of the statically linked libraries (Swift's runtime, Foundation, ICU), and French
+# words of the service's page ("dont"), that lintian's English word list flags: on one line.
 spelling=$(grep 'spelling-error-in-binary' "$work/lintian" | awk '{ print $4 }' | tr '\n' ' ' || true)
-[ -z "$spelling" ] || echo "  I: snap-poem: spelling-error-in-binary, $(wc -w <<<"$spelling") words in linked-in libraries: $spelling"
+[ -z "$spelling" ] || echo "  I: snap-poem: spelling-error-in-binary, $(wc -w <<<"$spelling") words: $spelling"
 
 # --- The machine before.
 snapshot() {
