@@ -38,12 +38,12 @@ func accessHandler(
         uploadDataSize.pointee = 0
         context.receivedBytes += size
         if context.refusal != nil { return .YES }
-        if context.receivedBytes > server.configuration.maxUploadBytes {
+        if context.receivedBytes > context.bodyLimit {
             // A body without Content-Length (chunked) passed the limit: what came is dropped
             // at once and the rest is read and dropped as it comes; libmicrohttpd accepts an
             // answer only before the body or after it, so the 413 follows its end (or the
             // request timeout cuts the connection first).
-            refuse(context, .payloadTooLarge(limitBytes: server.configuration.maxUploadBytes), server: server)
+            refuse(context, .payloadTooLarge(limitBytes: context.bodyLimit), server: server)
             return .YES
         }
         if context.receivedBytes > context.reservedBytes {
@@ -61,7 +61,7 @@ func accessHandler(
             // The parser stops at the first part over a limit (the field callback answers
             // no, having noted why), or at a malformed body.
             if MHD_post_process(processor, uploadData, size) == .NO || context.refusal != nil {
-                refuse(context, context.refusal ?? .badForm, server: server)
+                refuse(context, context.refusal ?? .unreadableForm, server: server)
             }
         } else {
             uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
@@ -86,7 +86,7 @@ func accessHandler(
         // end of its last field without a word.
         let complete = MHD_destroy_post_processor(processor) == .YES
         context.postProcessor = nil
-        if !complete { refuse(context, .badForm, server: server) }
+        if !complete { refuse(context, .unreadableForm, server: server) }
     }
     if let refusal = context.refusal {
         return queue(refusal: refusal, on: connection, context: context, server: server)
@@ -119,13 +119,13 @@ private func headersArrived(_ context: RequestContext, on connection: OpaquePoin
     if context.query.count > FormLimits.maxFields {
         return queue(refusal: .tooManyFields(limit: FormLimits.maxFields), on: connection, context: context, server: server)
     }
+    // The route's own bound when it is smaller (the page's note editor takes text only).
+    context.bodyLimit = min(server.configuration.maxUploadBytes, server.service.maximumBodyBytes(path: context.path) ?? .max)
     let declared = header(connection, "Content-Length").flatMap { Int($0) }
-    if let declared, declared > server.configuration.maxUploadBytes {
+    if let declared, declared > context.bodyLimit {
         // Refused before any of the body is read: with `Expect: 100-continue` the client
         // never sends it; otherwise libmicrohttpd reads and drops it after the answer.
-        return queue(
-            refusal: .payloadTooLarge(limitBytes: server.configuration.maxUploadBytes), on: connection, context: context,
-            server: server)
+        return queue(refusal: .payloadTooLarge(limitBytes: context.bodyLimit), on: connection, context: context, server: server)
     }
     if let declared, declared > 0 {
         if let shortage = server.loop.budget.reserve(declared, for: context.address) {
@@ -137,7 +137,7 @@ private func headersArrived(_ context: RequestContext, on connection: OpaquePoin
     if let type = header(connection, "Content-Type")?.lowercased(), type.hasPrefix("multipart/form-data") {
         context.form = []
         context.postProcessor = MHD_create_post_processor(connection, 64 << 10, formField, Unmanaged.passUnretained(context).toOpaque())
-        if context.postProcessor == nil { context.refusal = .badForm }
+        if context.postProcessor == nil { context.refusal = .unreadableForm }
     }
     return .YES
 }

@@ -29,11 +29,13 @@ final class RequestContext: @unchecked Sendable {
     var body = Data()
     /// The form's parts, when the body is `multipart/form-data`.
     var form: [FormPart]?
-    /// Text fields and image fields of the form seen so far.
+    /// Text fields of the form seen so far, and the photo fields by name.
     private(set) var textParts = 0
-    private(set) var imageParts = 0
+    private var photoParts: [String: Int] = [:]
     /// libmicrohttpd's form parser for this request, when it has one.
     var postProcessor: OpaquePointer?
+    /// The largest body this request may send: the upload limit, or its route's smaller one.
+    var bodyLimit = 0
     /// Body bytes received so far.
     var receivedBytes = 0
     /// Bytes of the shared body budget this request holds (`UploadBudget`).
@@ -80,7 +82,8 @@ final class RequestContext: @unchecked Sendable {
     /// Adds a chunk of a form part, as libmicrohttpd's parser delivers them: a part begins at
     /// offset 0 and continues at later offsets. Parts are appended in place (never by copying
     /// the list), and the form's limits are checked as the parts arrive: at most
-    /// `FormLimits.maxFields` text fields of at most `FormLimits.maxFieldBytes` each, and one image.
+    /// `FormLimits.maxFields` text fields of at most `FormLimits.maxFieldBytes` each, and one
+    /// of each photo field (`FormLimits.photoFields`, bounded by the upload limit).
     ///
     /// - Returns: the refusal when this chunk passed a limit; the caller stops the parser.
     func appendFormData(name: String, filename: String?, contentType: String?, offset: UInt64, bytes: UnsafeBufferPointer<UInt8>)
@@ -88,9 +91,11 @@ final class RequestContext: @unchecked Sendable {
     {
         if form == nil { form = [] }
         if offset == 0 || form?.last?.name != name {
-            if name == "image" {
-                imageParts += 1
-                if imageParts > 1 { return .secondImage }
+            if FormLimits.photoFields.contains(name) {
+                photoParts[name, default: 0] += 1
+                if photoParts[name, default: 0] > 1 {
+                    return .duplicateField(name)
+                }
             } else {
                 textParts += 1
                 if textParts > FormLimits.maxFields { return .tooManyFields(limit: FormLimits.maxFields) }
@@ -99,7 +104,7 @@ final class RequestContext: @unchecked Sendable {
         } else {
             form![form!.count - 1].data.append(bytes)
         }
-        if name != "image", let last = form?.last, last.data.count > FormLimits.maxFieldBytes {
+        if !FormLimits.photoFields.contains(name), let last = form?.last, last.data.count > FormLimits.maxFieldBytes {
             return .fieldTooLarge(name: name, limit: FormLimits.maxFieldBytes)
         }
         return nil

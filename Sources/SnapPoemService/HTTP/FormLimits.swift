@@ -7,4 +7,8 @@ public enum FormLimits {
     public static let maxFields = 100
     /// The longest value of one text field, in bytes: 64 KiB.
     public static let maxFieldBytes = 64 << 10
+    /// The fields that carry a photo (`image`, and the page's kept photo, `keptImage`): one
+    /// each at most, bounded by the upload limit rather than by `maxFieldBytes`, and not
+    /// counted among the text fields.
+    public static let photoFields: Set<String> = ["image", KeptPhoto.field]
 }
