@@ -96,7 +96,7 @@ struct ManualPage: Sendable {
             "[\\fIoptions\\fR]",
             ".PP",
             Roff.paragraph(
-                "Serves snap-poem over HTTP: a page for phones at `/` (take a photo of a poem, change the name, fix a word, get the love note to copy, download, e-mail or share; it works without JavaScript) and an API at `/v1/poems`, described at `/openapi.json`. Engines are loaded once at start (`--jobs`), with a bounded queue in front. Uploads are read in memory and never stored; one line per request is logged on standard error, never the names. SIGTERM or SIGINT stops accepting connections, finishes the requests in flight (at most `--stop-timeout` seconds) and exits 0."
+                "Serves snap-poem over HTTP: a page for phones at `/` (take a photo of a poem, change the name, fix a word, get the love note to copy, download, e-mail or share; it works without JavaScript) and an API at `/v1/poems`, described at `/openapi.json`. Engines are loaded once at start (`--jobs`), with a bounded queue in front. Every limit follows from one memory budget (`--memory-mb`, by default the control group's limit, else 1024 MB) and is checked before the work: the pixels an image may declare, the uploads held at once, an address's share; slow headers and bodies are cut off, and a client that hangs up has its work cancelled. Uploads are read in memory and never stored; one line per request is logged on standard error, never the names, and a stalled reader costs dropped lines, never a stalled server. SIGTERM or SIGINT stops accepting connections, finishes the requests in flight (at most `--stop-timeout` seconds) and exits 0."
             ),
             ".SS Options of serve",
         ]

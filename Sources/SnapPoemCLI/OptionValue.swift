@@ -78,12 +78,15 @@ enum OptionValue: Sendable, Equatable {
         "jobs": .text,
         "queue": .text,
         "max-upload-mb": .text,
+        "memory-mb": .text,
         "timeout": .text,
         "lang": .languages,
         "tessdata": .folder,
         "max-connections": .text,
         "idle-timeout": .text,
+        "header-timeout": .text,
         "request-timeout": .text,
+        "address-share": .text,
         "stop-timeout": .text,
     ]
 
