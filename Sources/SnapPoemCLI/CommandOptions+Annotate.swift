@@ -19,15 +19,10 @@ extension CommandOptions {
                 throw UsageError(message: "'--annotate \(path)' writes a PNG image; name the file FILE.png.")
             }
             annotate = path
-            scan.keepsUprightImage = true
+            export.images.insert(.annotated)
         }
         if parsed.has("side-by-side") {
-            guard export.format == .html, !export.mailto else {
-                throw UsageError(
-                    message: "'--side-by-side' lays out an HTML page; use it with '--format html' or an '--output' ending in .html.")
-            }
-            export.sideBySide = true
-            scan.keepsUprightImage = true
+            try applyExport([.sideBySide: ""])
         }
     }
 

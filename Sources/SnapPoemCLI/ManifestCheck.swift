@@ -14,45 +14,50 @@ import SnapPoem
 /// snap-poem: 29 images, 2 manifests: 26 covered once, 1 missing, 1 duplicated, 1 failed; 1 to look at
 /// ```
 ///
-/// A page whose coverage check left text unread is done (it is counted as covered), but it
-/// is listed as one to look at, so that a person can compare it with the image.
+/// The manifests are merged by the rule a rerun uses (`ManifestSet`), read as streams with
+/// bounds, and never through a link. Every line is escaped: names and manifest strings come
+/// from outside. A page whose coverage check left text unread is done (it is counted as
+/// covered), but it is listed as one to look at, so that a person can compare it with the
+/// image.
 struct ManifestCheck {
     let options: CommandOptions
-    let console: Console
     let collection: InputCollection
+    let diagnostics: DiagnosticsEngine
 
     func run() -> ExitCode {
-        var problems = 0
-        for problem in collection.problems {
-            console.writeError("snap-poem: error: \(problem.description)\n")
-            problems += 1
-        }
-        guard let folder = options.outputDirectory else { return .usage }
-        let files = BatchManifest.files(inFolder: folder)
-        guard !files.isEmpty else {
-            console.writeError("snap-poem: error: \(folder): no manifest here (manifest.jsonl or manifest.shard-K-of-N.jsonl)\n")
-            return .inputFailed
-        }
-        var entries: [String: [(file: String, entry: ManifestEntry)]] = [:]
-        var unreadable = 0
-        for file in files {
-            let contents = BatchManifest.read(fileAt: URL(fileURLWithPath: folder).appendingPathComponent(file).path)
-            unreadable += contents.unreadableLines
-            for entry in contents.compacted where entry.status != .cancelled {
-                entries[entry.input, default: []].append((file, entry))
+        diagnostics.emit(collection.problems.map { Diagnostic($0) })
+        guard let path = options.outputDirectory else { return .usage }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+        do throws(SnapPoemError) {
+            let folder = exists ? try OutputFolder(creatingAt: path) : nil
+            let manifests = try folder.map { folder throws(SnapPoemError) in try ManifestSet(reading: folder) }
+            guard let folder, let manifests, !manifests.files.isEmpty else {
+                diagnostics.emit(
+                    Diagnostic(.error, "no manifest here (manifest.jsonl or manifest.shard-K-of-N.jsonl)", subject: path, category: .input))
+                return diagnostics.exitCode
             }
+            return check(manifests, folder: folder)
+        } catch {
+            diagnostics.emit(Diagnostic(.error, error.description, category: .input))
+            return diagnostics.exitCode
         }
+    }
+
+    private func check(_ manifests: ManifestSet, folder: OutputFolder) -> ExitCode {
         var counts = (covered: 0, missing: 0, duplicated: 0, failed: 0, changed: 0, toLookAt: 0)
         var lines: [String] = []
+        var named: Set<String> = []
         for input in collection.inputs {
-            let found = entries.removeValue(forKey: input.relativePath) ?? []
-            guard let latest = found.max(by: { $0.entry.finishedAt < $1.entry.finishedAt })?.entry else {
+            named.insert(input.relativePath)
+            guard let record = manifests.record(for: input.relativePath) else {
                 lines.append("missing: \(input.path)")
                 counts.missing += 1
                 continue
             }
-            if Set(found.map(\.file)).count > 1 {
-                lines.append("duplicated: \(input.path) (\(found.map(\.file).joined(separator: ", ")))")
+            let latest = record.entry
+            if record.files.count > 1 {
+                lines.append("duplicated: \(input.path) (\(record.files.joined(separator: ", ")))")
                 counts.duplicated += 1
                 continue
             }
@@ -61,9 +66,7 @@ struct ManifestCheck {
                 counts.failed += 1
                 continue
             }
-            if let output = latest.output,
-                !FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appendingPathComponent(output).path)
-            {
+            if let output = latest.output, (try? folder.hasFile(at: output)) != true {
                 lines.append("output missing: \(input.path) → \(output)")
                 counts.missing += 1
                 continue
@@ -78,20 +81,22 @@ struct ManifestCheck {
                 let regions = coverage.unreadRegions
                 lines.append(
                     "look at: \(input.path): \(regions) region\(regions == 1 ? "" : "s") of text could not be read "
-                        + "(\(CoverageWarning.percent(coverage.coveredAfterReread)) of the text is covered)")
+                        + "(\(PoemDiagnostics.percent(coverage.coveredAfterReread)) of the text is covered)")
                 counts.toLookAt += 1
             }
         }
-        let strangers = entries.count
+        let strangers = manifests.inputs.subtracting(named).count
+        let files = manifests.files.count
         var summary =
-            "snap-poem: \(collection.inputs.count) images, \(files.count) manifest\(files.count == 1 ? "" : "s"): \(counts.covered) covered once, \(counts.missing) missing, \(counts.duplicated) duplicated, \(counts.failed) failed"
+            "snap-poem: \(collection.inputs.count) images, \(files) manifest\(files == 1 ? "" : "s"): \(counts.covered) covered once, \(counts.missing) missing, \(counts.duplicated) duplicated, \(counts.failed) failed"
         if counts.changed > 0 { summary += ", \(counts.changed) changed since" }
         if counts.toLookAt > 0 { summary += "; \(counts.toLookAt) to look at" }
         if strangers > 0 { summary += "; \(strangers) manifest entries name no input given" }
-        if unreadable > 0 { summary += "; \(unreadable) unreadable manifest lines" }
-        console.writeOutput(Data((lines + [summary]).map { $0 + "\n" }.joined().utf8))
-        let complete = problems == 0 && counts.covered == collection.inputs.count
-        return complete ? .success : .inputFailed
+        if manifests.unreadableLines > 0 { summary += "; \(manifests.unreadableLines) unreadable manifest lines" }
+        diagnostics.results(lines + [summary])
+        let complete = diagnostics.count(of: .error) == 0 && counts.covered == collection.inputs.count
+        if !complete { diagnostics.count(.input) }
+        return diagnostics.exitCode
     }
 
     private static func reason(_ entry: ManifestEntry) -> String {

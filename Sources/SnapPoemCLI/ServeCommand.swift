@@ -48,6 +48,7 @@ enum ServeCommand {
 
     /// Runs `snap-poem serve` with `arguments` (after `serve`).
     static func run(_ arguments: [String], console: Console) async -> ExitCode {
+        let diagnostics = DiagnosticsEngine(console: console)
         let parsed: ParsedArguments
         var service = ServiceConfiguration()
         var server = ServerConfiguration()
@@ -62,22 +63,22 @@ enum ServeCommand {
             }
             try bind(parsed, service: &service, server: &server)
         } catch {
-            console.writeError("snap-poem: error: \(error.message)\n\(usage)\n  See 'snap-poem serve --help'.\n")
+            diagnostics.usageError(error.message, usage: usage, help: "snap-poem serve --help")
             return .usage
         }
         let started: PoemService
         do throws(SnapPoemError) {
             started = try await PoemService(configuration: service)
         } catch {
-            console.writeError("snap-poem: error: \(error.description)\n")
-            return error.isUsageProblem ? .usage : .ocrUnavailable
+            diagnostics.emit(Diagnostic(.error, error.description, category: error.category == .usage ? .usage : .engine))
+            return diagnostics.exitCode
         }
         let http: HTTPServer
         do throws(ServerError) {
             http = try HTTPServer(service: started, configuration: server) { line in console.writeError(line + "\n") }
         } catch {
-            console.writeError("snap-poem: error: \(error.description)\n")
-            return .ocrUnavailable
+            diagnostics.emit(Diagnostic(.error, error.description, category: .engine))
+            return diagnostics.exitCode
         }
         let shownHost = server.host.contains(":") ? "[\(server.host)]" : server.host
         console.writeError(
@@ -118,12 +119,12 @@ enum ServeCommand {
         if let seconds = try number("request-timeout", in: 1...3600) { server.requestTimeoutSeconds = seconds }
         if let seconds = try number("stop-timeout", in: 0...3600) { server.drainTimeout = .seconds(seconds) }
         if let text = parsed.value("timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            guard let limit = Duration(seconds: text, atMost: 3600) else {
                 throw UsageError(
                     message: "Invalid value '\(text)' for '--timeout <SECONDS>': expected a number of seconds greater than 0, at most 3600."
                 )
             }
-            service.maxTimeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+            service.maxTimeLimit = limit
         }
         service.scan.engine.tessdataDirectory = parsed.value("tessdata")
         if let languages = parsed.value("lang") {

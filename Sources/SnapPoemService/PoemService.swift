@@ -101,29 +101,23 @@ public final class PoemService: Sendable {
                 throw ServiceError(
                     status: 504, code: "timed_out",
                     message:
-                        "\(upload.name): the time limit of \(PoemRequestOptions.seconds(options.scan.recognition.timeLimit ?? .zero)) s stopped recognition; partialText holds what was read by then",
+                        "\(upload.name): the time limit of \((options.scan.recognition.timeLimit ?? .zero).secondsText) s stopped recognition; partialText holds what was read by then",
                     partialText: poem.text)
             }
-            var exportOptions = ExportOptions(languageTag: LanguageTag.forTesseract(options.scan.engine.languages))
-            exportOptions.htmlSideBySide = options.sideBySide
-            if options.format == .eml {
-                exportOptions.email = EmailDraftOptions(
-                    to: options.to, subject: options.subject, date: Date(), timeZone: .current,
-                    messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
-            }
+            let format = options.export.format
             let body: Data
             do throws(SnapPoemError) {
-                body = try poem.exported(as: options.format, options: exportOptions)
+                body = try poem.exported(as: format, options: options.export.exportOptions(stamp: .now()))
             } catch {
                 throw ServiceError(error)
             }
             var response = HTTPResponse(status: 200, body: body)
-            response.setHeader("Content-Type", options.format.mediaType)
-            if options.sideBySide {
+            response.setHeader("Content-Type", format.mediaType)
+            if options.export.sideBySide {
                 // The side-by-side page embeds its photo as a data: URL; nothing may run.
                 response.setHeader("Content-Security-Policy", Self.exportPolicy + "; img-src data:")
             }
-            response.setHeader("Content-Disposition", "inline; filename=\"poem.\(options.format.fileExtension)\"")
+            response.setHeader("Content-Disposition", "inline; filename=\"poem.\(format.fileExtension)\"")
             Self.addPersonalizationHeaders(&response, poem: poem)
             return response
         } catch {
@@ -182,8 +176,7 @@ public final class PoemService: Sendable {
             if let html = try? poem.exported(as: .html, options: ExportOptions(languageTag: languageTag)) {
                 downloads.append(.init(fileName: "poem.html", label: "Download .html", mediaType: "text/html;charset=utf-8", data: html))
             }
-            let email = EmailDraftOptions(
-                to: [], subject: nil, date: Date(), timeZone: .current, messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
+            let email = EmailDraftOptions(stamp: .now())
             if let eml = try? poem.exported(as: .eml, options: ExportOptions(languageTag: languageTag, email: email)) {
                 downloads.append(.init(fileName: "poem.eml", label: "Download .eml", mediaType: "message/rfc822", data: eml))
             }

@@ -124,7 +124,7 @@ func throughput(images: [String], runs: Int) throws {
         lastOutput = output
     }
     // Before the reruns, which leave `skipped` lines without timings.
-    let stages = stageTotals(manifest: URL(fileURLWithPath: lastOutput).appendingPathComponent("manifest.jsonl").path)
+    let stages = stageTotals(folder: lastOutput)
     var reruns: [CommandCost] = []
     for _ in 0..<max(runs, 3) {
         reruns.append(try measure(snapPoem, [folder.path, "--output-dir", lastOutput, "--jobs", "2", "-q"], environment: environment))
@@ -160,22 +160,27 @@ func throughput(images: [String], runs: Int) throws {
 }
 
 /// Where the workers' time went, summed over the images of one run, from its manifest.
-func stageTotals(manifest path: String) -> String? {
-    let entries = BatchManifest.read(fileAt: path).entries.compactMap(\.timings)
+func stageTotals(folder path: String) -> String? {
+    guard let folder = try? OutputFolder(creatingAt: path),
+        let contents = try? BatchManifest.read(BatchManifest.wholeBatchFileName, in: folder)
+    else { return nil }
+    let entries = contents.compacted.compactMap(\.timings)
     let total = Double(entries.map(\.totalMs).reduce(0, +))
     guard total > 0 else { return nil }
-    func share(_ name: String, _ milliseconds: Int) -> String {
-        "\(name) \(String(format: "%.1f", Double(milliseconds) / 1000)) s (\(String(format: "%.0f", 100 * Double(milliseconds) / total)) %)"
+    func share(_ name: String, _ milliseconds: [Int]) -> String {
+        let sum = Double(milliseconds.reduce(0, +))
+        return "\(name) \(String(format: "%.1f", sum / 1000)) s (\(String(format: "%.0f", 100 * sum / total)) %)"
     }
-    let parts = [
-        share("reading and decoding", entries.map(\.decodeMs).reduce(0, +)),
-        share("preprocessing (orientation detection included)", entries.map(\.preprocessMs).reduce(0, +)),
-        share("recognition (second readings of turned pages included)", entries.map(\.recognizeMs).reduce(0, +)),
-        share("personalisation", entries.map(\.personalizeMs).reduce(0, +)),
+    let parts: [String] = [
+        share("reading and decoding", entries.map(\.decodeMs)),
+        share("preprocessing (orientation detection included)", entries.map(\.preprocessMs)),
+        share("recognition (second readings of turned pages included)", entries.map(\.recognizeMs)),
+        share("the coverage check", entries.map(\.coverageCheckMs)),
+        share("personalisation", entries.map(\.personalizeMs)),
     ]
-    return
+    let head =
         "Worker time by stage over \(entries.count) images (from the last run's manifest, \(String(format: "%.1f", total / 1000)) s in all): "
-        + parts.joined(separator: ", ") + "; the rest is rendering and the protocol."
+    return head + parts.joined(separator: ", ") + "; the rest is rendering and the protocol."
 }
 
 enum SnapPoemBenchError: Error {

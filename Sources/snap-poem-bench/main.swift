@@ -24,7 +24,7 @@ func median(_ values: [Double]) -> Double {
 }
 
 func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    duration.inSeconds * 1000
 }
 
 func format(_ value: Double) -> String { String(format: "%.0f", value) }

@@ -179,10 +179,10 @@ extension ScanConfiguration {
             recognition.regionOfInterest = BoundingBox(left: x, top: y, right: x + width, bottom: y + height)
         }
         if let text = value(.timeout) {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            guard let limit = Duration(seconds: text, atMost: 86_400) else {
                 throw .invalidValue(option: .timeout, value: text, expected: "a number of seconds greater than 0")
             }
-            recognition.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+            recognition.timeLimit = limit
         }
     }
 
