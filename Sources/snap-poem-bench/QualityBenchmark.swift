@@ -207,7 +207,7 @@ private func analyze(images: [String]) async throws {
     for path in images {
         let (image, _) = try ImageDecoder.decode(fileAt: path)
         let start = ContinuousClock.now
-        let prepared = try await ImagePreprocessor.process(image, options: PreprocessingOptions(), orientation: nil)
+        let prepared = try ImagePreprocessor.process(image, options: PreprocessingOptions())
         let elapsed = milliseconds(ContinuousClock.now - start)
         let stage = try ImagePreprocessor.process(image, options: PreprocessingOptions(deskews: false))
         let osdStart = ContinuousClock.now
