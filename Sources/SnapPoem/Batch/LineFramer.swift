@@ -70,7 +70,10 @@ struct LineFramer {
             }
             if buffer.count - start > maximumLineBytes {
                 skipping = true
-                continue
+                start = buffer.count
+                searched = start
+                compact()
+                return .tooLong
             }
             return nil
         }
