@@ -81,7 +81,10 @@ struct BatchCommand {
                 manifest = writer
                 destination = .folder(folder, layout, writer)
             } catch {
-                diagnostics.emit(Diagnostic(error))
+                // The output folder cannot take the run's outputs: nothing is read (exit 73).
+                var refusal = Diagnostic(error)
+                refusal.category = .output
+                diagnostics.emit(refusal)
                 return diagnostics.exitCode
             }
         } else {
