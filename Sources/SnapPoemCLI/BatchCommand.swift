@@ -28,6 +28,42 @@ struct BatchCommand {
         if options.batch.checksManifests {
             return ManifestCheck(options: options, collection: collection, diagnostics: diagnostics).run()
         }
+        guard let prepared = await prepare(collection, diagnostics: diagnostics) else { return diagnostics.exitCode }
+        let read = await readAndDeliver(prepared, diagnostics: diagnostics)
+        await finish(prepared, read, diagnostics: diagnostics)
+        return diagnostics.exitCode
+    }
+
+    /// What is known before any image is read.
+    private struct Prepared {
+        let shape: Shape
+        let clipboard: Clipboard?
+        /// This run's inputs (its shard's).
+        let inputs: [BatchInput]
+        let protected: ProtectedFiles
+        /// Jobs that failed before they could be read (standard input closed or too large).
+        let failedAtOnce: [(BatchJob, ImageOutcome)]
+        /// The jobs to read.
+        let toRead: [BatchJob]
+        /// With `--output-dir`: what earlier work decided.
+        let plan: ResumePlan?
+        let destination: BatchDelivery.Destination
+        /// With `--output-dir`: this run's manifest and its name.
+        let manifest: (writer: ManifestWriter, name: String)?
+    }
+
+    /// What reading and delivering left.
+    private struct Read {
+        let sink: StreamSink
+        let counts: BatchDelivery.Counts
+        let notStarted: [BatchJob]
+        let startFailure: BatchStartFailure?
+    }
+
+    /// Everything before any image is read: the clipboard, the inputs and their checks,
+    /// standard input (read now, bounded as a file is), and with `--output-dir` every
+    /// output's fate. Nil when the run ends here (the reason said).
+    private func prepare(_ collection: InputCollection, diagnostics: DiagnosticsEngine) async -> Prepared? {
         let shape = Shape(options: options, collection: collection)
         var clipboard: Clipboard?
         if options.copy {
@@ -35,15 +71,13 @@ struct BatchCommand {
             case .success(let found): clipboard = found
             case .failure(let failure):
                 diagnostics.emit(Diagnostic(.error, failure.message, category: .clipboard))
-                return diagnostics.exitCode
+                return nil
             }
         }
         diagnostics.emit(collection.problems.map { Diagnostic($0) })
         diagnostics.emit(collection.notes.map { Diagnostic(.warning, $0) })
-        guard let (inputs, shard) = select(collection, diagnostics: diagnostics) else { return diagnostics.exitCode }
+        guard let (inputs, shard) = select(collection, diagnostics: diagnostics) else { return nil }
         let protected = ProtectedFiles(fileSystemPaths: inputs.map(\.fileSystemPath))
-
-        // The jobs; standard input is read now, bounded as a file is.
         var jobs = inputs.enumerated().map { BatchJob(index: $0.offset, input: $0.element) }
         var failedAtOnce: [(BatchJob, ImageOutcome)] = []
         if let position = jobs.firstIndex(where: { $0.input.isStandardInput }) {
@@ -51,114 +85,115 @@ struct BatchCommand {
                 jobs[position].contents = try await readStandardInput()
             } catch {
                 failedAtOnce.append((jobs[position], .failed(error)))
+                jobs.remove(at: position)
             }
         }
-
-        // Every output's fate, before any image is read.
-        var plan: ResumePlan?
-        var destination = BatchDelivery.Destination.handedOver
-        let manifest: ManifestWriter?
-        let manifestName = BatchManifest.fileName(for: shard)
-        if let path = options.outputDirectory {
-            do throws(SnapPoemError) {
-                let folder = try OutputFolder(creatingAt: path)
-                let layout = OutputLayout(fileExtension: options.export.format.fileExtension, keepsExtension: options.batch.keepsExtension)
-                let removed = folder.removeStaleTemporaryFiles(for: jobs.map { layout.relativePath(for: $0.input) } + [manifestName])
-                if removed > 0 {
-                    diagnostics.emit(
-                        Diagnostic(.remark, "removed \(removed) temporary file\(removed == 1 ? "" : "s") left by an interrupted run"))
-                }
-                try BatchManifest.compact(manifestName, in: folder, unfinished: unfinished)
-                let manifests = try ManifestSet(reading: folder, own: manifestName)
-                let writer = try ManifestWriter(manifestName, in: folder)
-                let resume = ResumePlan(
-                    jobs: jobs.filter { job in !failedAtOnce.contains { $0.0.index == job.index } }, folder: folder, layout: layout,
-                    manifests: manifests, optionsHash: options.batch.optionsHash,
-                    policy: ResumeDecision.Policy(force: options.force, retryFailed: options.batch.retriesFailed), protecting: protected)
-                for entry in resume.entries { try writer.append(entry) }
-                diagnostics.emit(resume.diagnostics)
-                plan = resume
-                manifest = writer
-                destination = .folder(folder, layout, writer)
-            } catch {
-                // The output folder cannot take the run's outputs: nothing is read (exit 73).
-                var refusal = Diagnostic(error)
-                refusal.category = .output
-                diagnostics.emit(refusal)
-                return diagnostics.exitCode
-            }
-        } else {
-            manifest = nil
-            if let output = options.output, output != "-", !options.collectsJSONLines { destination = .file(output) }
+        guard let path = options.outputDirectory else {
+            let writesOneFile = options.output.map { $0 != "-" } == true && !options.collectsJSONLines
+            return Prepared(
+                shape: shape, clipboard: clipboard, inputs: inputs, protected: protected, failedAtOnce: failedAtOnce, toRead: jobs,
+                plan: nil, destination: writesOneFile ? .file(options.output ?? "") : .handedOver, manifest: nil)
         }
-        let toRead =
-            plan?.toRead ?? jobs.filter { job in !failedAtOnce.contains { $0.0.index == job.index } }
+        do throws(SnapPoemError) {
+            let folder = try OutputFolder(creatingAt: path)
+            let layout = OutputLayout(fileExtension: options.export.format.fileExtension, keepsExtension: options.batch.keepsExtension)
+            let manifestName = BatchManifest.fileName(for: shard)
+            let removed = folder.removeStaleTemporaryFiles(for: jobs.map { layout.relativePath(for: $0.input) } + [manifestName])
+            if removed > 0 {
+                diagnostics.emit(
+                    Diagnostic(.remark, "removed \(removed) temporary file\(removed == 1 ? "" : "s") left by an interrupted run"))
+            }
+            try BatchManifest.compact(manifestName, in: folder, unfinished: unfinished)
+            let manifests = try ManifestSet(reading: folder, own: manifestName)
+            let writer = try ManifestWriter(manifestName, in: folder)
+            let plan = ResumePlan(
+                jobs: jobs, folder: folder, layout: layout, manifests: manifests, optionsHash: options.batch.optionsHash,
+                policy: ResumeDecision.Policy(force: options.force, retryFailed: options.batch.retriesFailed), protecting: protected)
+            for entry in plan.entries { try writer.append(entry) }
+            diagnostics.emit(plan.diagnostics)
+            return Prepared(
+                shape: shape, clipboard: clipboard, inputs: inputs, protected: protected, failedAtOnce: failedAtOnce,
+                toRead: plan.toRead, plan: plan, destination: .folder(folder, layout, writer), manifest: (writer, manifestName))
+        } catch {
+            // The output folder cannot take the run's outputs: nothing is read (exit 73).
+            var refusal = Diagnostic(error)
+            refusal.category = .output
+            diagnostics.emit(refusal)
+            return nil
+        }
+    }
 
-        // Reading and delivering.
+    /// Has the jobs read (`read(_:configuration:delivery:diagnostics:)`) and each outcome
+    /// delivered, with the progress shown; closes and compacts the manifest.
+    private func readAndDeliver(_ prepared: Prepared, diagnostics: DiagnosticsEngine) async -> Read {
+        let shape = prepared.shape
         let sink = StreamSink(options: options, shape: shape, console: console, diagnostics: diagnostics)
-        var settings = BatchDelivery.Settings(destination: destination)
+        var settings = BatchDelivery.Settings(destination: prepared.destination)
         settings.imagePaths[.preprocessed] = options.savePreprocessed
         settings.imagePaths[.annotated] = options.annotate
         settings.overwrite = options.force
-        settings.overwrites = plan?.overwrites ?? []
-        settings.protected = protected
+        settings.overwrites = prepared.plan?.overwrites ?? []
+        settings.protected = prepared.protected
         settings.optionsHash = options.batch.optionsHash
         settings.unfinished = unfinished
-        let delivery = BatchDelivery(
-            jobs: (failedAtOnce.map(\.0) + toRead).sorted { $0.index < $1.index }, settings: settings, deliver: sink.deliver)
-        let configuration = WorkerConfiguration(
-            scan: options.scan, export: shape.request(options.export), memoryLimit: options.batch.workerMemory)
+        let delivered = (prepared.failedAtOnce.map(\.0) + prepared.toRead).sorted { $0.index < $1.index }
+        let delivery = BatchDelivery(jobs: delivered, settings: settings, deliver: sink.deliver)
         if shape.isBatch {
             diagnostics.startBatch(
-                total: inputs.count, toRead: toRead.count + failedAtOnce.count, skipped: plan?.skipped ?? 0,
-                workers: min(options.jobs, toRead.count))
-        } else if let first = toRead.first {
+                total: prepared.inputs.count, toRead: delivered.count, skipped: prepared.plan?.skipped ?? 0,
+                workers: min(options.jobs, prepared.toRead.count))
+        } else if let first = prepared.toRead.first {
             diagnostics.startImage(label: first.input.path)
         }
-        for (job, outcome) in failedAtOnce { await delivery.receive(job, outcome) }
+        for (job, outcome) in prepared.failedAtOnce { await delivery.receive(job, outcome) }
         let ticker = Task {
             while shape.isBatch, !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 diagnostics.tick()
             }
         }
+        let configuration = WorkerConfiguration(
+            scan: options.scan, export: shape.request(options.export), memoryLimit: options.batch.workerMemory)
         let (notStarted, startFailure) = await read(
-            toRead, configuration: configuration, shape: shape, delivery: delivery, diagnostics: diagnostics)
+            prepared.toRead, configuration: configuration, shape: shape, delivery: delivery, diagnostics: diagnostics)
         ticker.cancel()
         await delivery.flush()
-        manifest?.close()
-        if case .folder(let folder, _, _) = destination {
-            do throws(SnapPoemError) { try BatchManifest.compact(manifestName, in: folder, unfinished: unfinished) } catch {
+        if let (writer, name) = prepared.manifest, case .folder(let folder, _, _) = prepared.destination {
+            writer.close()
+            do throws(SnapPoemError) { try BatchManifest.compact(name, in: folder, unfinished: unfinished) } catch {
                 diagnostics.emit(Diagnostic(error))
             }
         }
+        return Read(sink: sink, counts: await delivery.counts, notStarted: notStarted, startFailure: startFailure)
+    }
 
-        // Counting: every input once.
-        let counts = await delivery.counts
-        let cancelled = counts.cancelled + notStarted.count
+    /// Counts every input once, delivers what was collected (`--copy`, `-o FILE.jsonl`) and
+    /// ends a batch with its summary.
+    private func finish(_ prepared: Prepared, _ read: Read, diagnostics: DiagnosticsEngine) async {
+        let counts = read.counts
+        let cancelled = counts.cancelled + read.notStarted.count
         var unread = 0
-        if let startFailure {
+        if let startFailure = read.startFailure {
             diagnostics.emit(startFailure.diagnostic)
-            if counts.finished == failedAtOnce.count {
+            if counts.finished == prepared.failedAtOnce.count {
                 diagnostics.finishProgress()
-                return diagnostics.exitCode
+                return
             }
             // Workers stopped starting midway: what they did not read counts as failed.
-            unread = toRead.count + failedAtOnce.count - counts.finished - notStarted.count
+            unread = prepared.toRead.count + prepared.failedAtOnce.count - counts.finished - read.notStarted.count
         }
         if cancelled > 0 || Task.isCancelled { diagnostics.count(.cancelled) }
-        if !Task.isCancelled, cancelled == 0, startFailure == nil {
-            await deliverCollected(sink, clipboard: clipboard, protected: protected, diagnostics: diagnostics)
+        if !Task.isCancelled, cancelled == 0, read.startFailure == nil {
+            await deliverCollected(read.sink, clipboard: prepared.clipboard, protected: prepared.protected, diagnostics: diagnostics)
         }
-        if shape.isBatch {
-            diagnostics.endBatch(
-                BatchSummary(
-                    images: inputs.count, written: counts.written, partial: counts.partial, skipped: plan?.skipped ?? 0,
-                    failed: (plan?.failed ?? 0) + counts.failed + unread, cancelled: cancelled))
-        } else {
+        guard prepared.shape.isBatch else {
             diagnostics.finishProgress()
+            return
         }
-        return diagnostics.exitCode
+        diagnostics.endBatch(
+            BatchSummary(
+                images: prepared.inputs.count, written: counts.written, partial: counts.partial, skipped: prepared.plan?.skipped ?? 0,
+                failed: (prepared.plan?.failed ?? 0) + counts.failed + unread, cancelled: cancelled))
     }
 
     /// This run's inputs, and the shard they come from: the shard's (`--shard auto` resolved
