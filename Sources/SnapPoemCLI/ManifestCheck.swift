@@ -15,10 +15,8 @@ import SnapPoem
 /// ```
 ///
 /// The manifests are merged by the rule a rerun uses (`ManifestSet`), read as streams with
-/// bounds, and never through a link. Every line is escaped: names and manifest strings come
-/// from outside. A page whose coverage check left text unread is done (it is counted as
-/// covered), but it is listed as one to look at, so that a person can compare it with the
-/// image.
+/// bounds, and never through a link; the library judges (`ManifestAudit`), this prints. Every
+/// line is escaped: names and manifest strings come from outside.
 struct ManifestCheck {
     let options: CommandOptions
     let collection: InputCollection
@@ -44,64 +42,30 @@ struct ManifestCheck {
         }
     }
 
+    /// The audit's findings as lines, then the count, on standard output.
     private func check(_ manifests: ManifestSet, folder: OutputFolder) -> ExitCode {
-        var counts = (covered: 0, missing: 0, duplicated: 0, failed: 0, changed: 0, toLookAt: 0)
-        var lines: [String] = []
-        var named: Set<String> = []
-        for input in collection.inputs {
-            named.insert(input.relativePath)
-            guard let record = manifests.record(for: input.relativePath) else {
-                lines.append("missing: \(input.path)")
-                counts.missing += 1
-                continue
-            }
-            let latest = record.entry
-            if record.files.count > 1 {
-                lines.append("duplicated: \(input.path) (\(record.files.joined(separator: ", ")))")
-                counts.duplicated += 1
-                continue
-            }
-            guard latest.status.isDone else {
-                lines.append("failed: \(input.path): \(Self.reason(latest))")
-                counts.failed += 1
-                continue
-            }
-            if let output = latest.output, (try? folder.hasFile(at: output)) != true {
-                lines.append("output missing: \(input.path) → \(output)")
-                counts.missing += 1
-                continue
-            }
-            if let recorded = latest.contentHash, let current = (try? input.readContents()).map(ContentHash.of), current != recorded {
-                lines.append("changed since it was read: \(input.path)")
-                counts.changed += 1
-                continue
-            }
-            counts.covered += 1
-            if let coverage = latest.coverage, !coverage.complete {
-                let regions = coverage.unreadRegions
-                lines.append(
-                    "look at: \(input.path): \(regions) region\(regions == 1 ? "" : "s") of text could not be read "
-                        + "(\(PoemDiagnostics.percent(coverage.coveredAfterReread)) of the text is covered)")
-                counts.toLookAt += 1
+        let audit = ManifestAudit(inputs: collection.inputs, manifests: manifests, folder: folder)
+        let lines = audit.findings.map { finding -> String in
+            switch finding {
+            case .missing(let input): "missing: \(input.path)"
+            case .duplicated(let input, let files): "duplicated: \(input.path) (\(files.joined(separator: ", ")))"
+            case .failed(let input, let reason): "failed: \(input.path): \(reason)"
+            case .outputMissing(let input, let output): "output missing: \(input.path) → \(output)"
+            case .changed(let input): "changed since it was read: \(input.path)"
+            case .toLookAt(let input, let coverage):
+                "look at: \(input.path): \(coverage.unreadRegions) region\(coverage.unreadRegions == 1 ? "" : "s") of text could not be read "
+                    + "(\(PoemDiagnostics.percent(coverage.coveredAfterReread)) of the text is covered)"
             }
         }
-        let strangers = manifests.inputs.subtracting(named).count
         let files = manifests.files.count
         var summary =
-            "snap-poem: \(collection.inputs.count) images, \(files) manifest\(files == 1 ? "" : "s"): \(counts.covered) covered once, \(counts.missing) missing, \(counts.duplicated) duplicated, \(counts.failed) failed"
-        if counts.changed > 0 { summary += ", \(counts.changed) changed since" }
-        if counts.toLookAt > 0 { summary += "; \(counts.toLookAt) to look at" }
-        if strangers > 0 { summary += "; \(strangers) manifest entries name no input given" }
+            "snap-poem: \(audit.total) images, \(files) manifest\(files == 1 ? "" : "s"): \(audit.covered) covered once, \(audit.missing) missing, \(audit.duplicated) duplicated, \(audit.failed) failed"
+        if audit.changed > 0 { summary += ", \(audit.changed) changed since" }
+        if audit.toLookAt > 0 { summary += "; \(audit.toLookAt) to look at" }
+        if audit.strangers > 0 { summary += "; \(audit.strangers) manifest entries name no input given" }
         if manifests.unreadableLines > 0 { summary += "; \(manifests.unreadableLines) unreadable manifest lines" }
         diagnostics.results(lines + [summary])
-        let complete = diagnostics.count(of: .error) == 0 && counts.covered == collection.inputs.count
-        if !complete { diagnostics.count(.input) }
+        if diagnostics.count(of: .error) > 0 || !audit.isComplete { diagnostics.count(.input) }
         return diagnostics.exitCode
-    }
-
-    private static func reason(_ entry: ManifestEntry) -> String {
-        guard let error = entry.error else { return entry.status.rawValue }
-        let prefix = entry.path + ": "
-        return error.hasPrefix(prefix) ? String(error.dropFirst(prefix.count)) : error
     }
 }
