@@ -210,7 +210,7 @@ struct BatchCommand {
             }
         }
         let inputs = shard?.select(collection.inputs) ?? collection.inputs
-        if let problem = problemWithSeveral(inputs) ?? clashingOutputs(inputs) {
+        if let problem = options.oneImageProblem(count: inputs.count, found: true) ?? clashingOutputs(inputs) {
             diagnostics.usageError(problem)
             return nil
         }
@@ -233,28 +233,6 @@ struct BatchCommand {
             return nil
         }
         return (inputs, shard)
-    }
-
-    /// What only the expanded list of inputs can tell: one output file or a one-document
-    /// format cannot take several images.
-    private func problemWithSeveral(_ inputs: [BatchInput]) -> String? {
-        guard inputs.count > 1 else { return nil }
-        if let path = options.savePreprocessed {
-            return "'--save-preprocessed \(path)' takes one image, but \(inputs.count) were found."
-        }
-        if let path = options.annotate {
-            return CommandOptions.annotateTakesOneImage(path, count: inputs.count, found: true)
-        }
-        guard options.outputDirectory == nil else { return nil }
-        if let output = options.output, output != "-", !options.collectsJSONLines {
-            return
-                "'--output \(output)' takes one image, but \(inputs.count) were found; use '--output-dir DIR' for several, or '--output FILE.jsonl' for one JSON Lines file."
-        }
-        if !options.export.format.allowsSeveralPoemsInOneStream {
-            return
-                "'--format \(options.export.format.rawValue)' makes one document per image, but \(inputs.count) images were found; use '--output-dir DIR'."
-        }
-        return nil
     }
 
     /// Two inputs that would be written to the same file of `--output-dir` (`a.png` and

@@ -41,12 +41,6 @@ extension CommandOptions {
         if copy, writesFile {
             throw UsageError(message: "'--copy' and '--output' both take the result; choose one.")
         }
-        if !export.format.allowsSeveralPoemsInOneStream, inputs.count > 1, outputDirectory == nil {
-            throw UsageError(
-                message:
-                    "'--format \(export.format.rawValue)' makes one document per image, but \(inputs.count) images were given; run snap-poem once per image."
-            )
-        }
         var values: [ExportOption: String] = [:]
         if let to = parsed.value("to") { values[.to] = to }
         if let subject = parsed.value("subject") { values[.subject] = subject }
