@@ -2,14 +2,15 @@
 # Records what a snap-poem executable makes of every sample image, in every format, so that
 # two builds can be compared byte for byte (issue 19: outputs unchanged by the rebuild).
 #
-#   Scripts/sample-outputs.sh BIN OUT      run BIN on SampleImages/, write everything into OUT
+#   Scripts/sample-outputs.sh BIN OUT [--batches-only]
+#                                          run BIN on SampleImages/, write everything into OUT
 #   Scripts/sample-outputs.sh --compare A B   normalise two such folders and diff them
 #
 # For each image: every --format, --mailto, --format jsonl, --side-by-side, and one run with
 # --annotate and --save-preprocessed, each with `-r Lenore=Alex --report`; standard output,
 # standard error and the exit status of each run are kept. Then whole-folder batches: one
-# --output-dir per format (outputs and manifest) and the three stream shapes (text,
-# markdown, JSON Lines on standard output). --compare blanks what differs from run to run
+# --output-dir per format (--keep-extension, since the formats/ samples share names; outputs
+# and manifest) and the three stream shapes (text, markdown, JSON Lines on standard output). --compare blanks what differs from run to run
 # by design (e-mail Date, Message-ID and the boundary derived from it; JSON and manifest
 # timings; manifest times) and diffs the rest.
 set -euo pipefail
@@ -87,11 +88,14 @@ run_one() {
   done
 }
 export -f run_one
-printf '%s\n' $images | xargs -P 2 -I{} bash -c 'run_one "$@"' _ "$bin" "$out" {}
+if [ "${3:-}" != "--batches-only" ]; then
+  printf '%s\n' $images | xargs -P 2 -I{} bash -c 'run_one "$@"' _ "$bin" "$out" {}
+fi
 
 for format in text markdown html json eml hocr tsv alto; do
   set +e
-  "$bin" SampleImages --output-dir "$out/batch-$format" --format "$format" -r Lenore=Alex --jobs 2 \
+  rm -rf "$out/batch-$format"
+  "$bin" SampleImages --output-dir "$out/batch-$format" --format "$format" -r Lenore=Alex --jobs 2 --keep-extension \
     >"$out/batch-$format.out" 2>"$out/batch-$format.err"
   echo $? >"$out/batch-$format.code"
   set -e
