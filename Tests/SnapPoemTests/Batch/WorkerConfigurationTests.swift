@@ -50,6 +50,34 @@ struct WorkerConfigurationTests {
         #expect(decoded.scan != ScanConfiguration(), "the configuration is not the default one")
     }
 
+    @Test("Every stored setting, in every stage, has its key in the message: a field a hand-written coding forgot fails here")
+    func everyFieldEncoded() throws {
+        let configuration = try Self.unusual()
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration))
+        var missing: [String] = []
+        Self.checkKeys(of: configuration, in: json, path: "WorkerConfiguration", missing: &missing)
+        #expect(missing.isEmpty, "not in the worker's message: \(missing)")
+    }
+
+    /// Walks `value`'s stored properties (Mirror) and `json`'s keys together, noting each
+    /// property of a struct that has no key of its name.
+    static func checkKeys(of value: Any, in json: Any, path: String, missing: inout [String]) {
+        var value = value
+        if Mirror(reflecting: value).displayStyle == .optional, let wrapped = Mirror(reflecting: value).children.first?.value {
+            value = wrapped
+        }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .struct, let object = json as? [String: Any] else { return }
+        for child in mirror.children {
+            guard let label = child.label else { continue }
+            guard let nested = object[label] else {
+                missing.append("\(path).\(label)")
+                continue
+            }
+            checkKeys(of: child.value, in: nested, path: "\(path).\(label)", missing: &missing)
+        }
+    }
+
     @Test("An outcome survives the line too: status, document, images, diagnostics, timings and coverage")
     func outcomeRoundTrip() throws {
         let outcome = ImageOutcome(
