@@ -46,6 +46,9 @@ let package = Package(
         // The command line as a library that returns an exit code, so tests run it in-process.
         .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer", "CProcessGuard"]),
         .executableTarget(name: "snap-poem", dependencies: ["SnapPoemCLI"]),
+        // The manual page and shell completions, from the option table, for `make install`
+        // and `make deb` (not installed itself).
+        .executableTarget(name: "snap-poem-generate", dependencies: ["SnapPoemCLI"]),
         // `make bench`: stage timings and a side-by-side comparison with the tesseract CLI.
         .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),
         .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem"]),

@@ -110,7 +110,10 @@ enum ServeCommand {
         if let port = try number("port", in: 0...65535) { server.port = UInt16(port) }
         if let jobs = try number("jobs", in: 1...64) { service.workers = jobs }
         if let queue = try number("queue", in: 0...10_000) { service.queueLimit = queue }
-        if let megabytes = try number("max-upload-mb", in: 1...1024) { server.maxUploadBytes = megabytes << 20 }
+        if let megabytes = try number("max-upload-mb", in: 1...1024) {
+            server.maxUploadBytes = megabytes << 20
+            service.maxUploadBytes = megabytes << 20
+        }
         if let connections = try number("max-connections", in: 1...10_000) {
             server.connectionLimit = connections
             server.connectionLimitPerAddress = min(server.connectionLimitPerAddress, connections)
@@ -153,14 +156,14 @@ enum ServeCommand {
         lines += [
             "",
             "ENDPOINTS:",
-            "  GET  /            the page: take a photo of a poem, change the name, send the note",
+            "  GET  /            the page: take a photo of a poem, change the name, fix a word, send the note",
             "  POST /v1/poems    the image as the body (options in the query) or multipart/form-data",
+            "  GET  /openapi.json  the API in OpenAPI 3",
             "  GET  /healthz     alive;  GET /readyz  taking new images;  GET /metrics  Prometheus",
             "",
             "EXAMPLES:",
             "  snap-poem serve",
-            "  curl --data-binary @Lenore.png -H 'Content-Type: image/png' \\",
-            "       'http://127.0.0.1:8080/v1/poems?replace=Lenore=Alex'",
+            "  curl --data-binary @Lenore.png 'http://127.0.0.1:8080/v1/poems?replace=Lenore=Alex'",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -33,13 +33,15 @@ func accessHandler(
                     .shuttingDown, method: context.method, path: context.path, requestID: context.id, uploadedBytes: 0),
                 on: connection, context: context, closing: true)
         }
-        if let length = header(connection, "Content-Length").flatMap({ UInt64($0) }), length > UInt64(server.configuration.maxUploadBytes) {
+        // The route's own bound when it is smaller (the page's note editor takes text only).
+        context.bodyLimit = min(server.configuration.maxUploadBytes, server.service.maximumBodyBytes(path: context.path) ?? .max)
+        if let length = header(connection, "Content-Length").flatMap({ UInt64($0) }), length > UInt64(context.bodyLimit) {
             // Refused before any of the body is read: with `Expect: 100-continue` the client
             // never sends it; otherwise libmicrohttpd closes the connection after the answer.
             context.overLimit = true
             return queue(
                 server.service.refusal(
-                    .payloadTooLarge(limitBytes: server.configuration.maxUploadBytes), method: context.method, path: context.path,
+                    .payloadTooLarge(limitBytes: context.bodyLimit), method: context.method, path: context.path,
                     requestID: context.id, uploadedBytes: 0),
                 on: connection, context: context, closing: true)
         }
@@ -64,7 +66,7 @@ func accessHandler(
             return .NO
         }
         if context.overLimit { return .YES }
-        if context.receivedBytes > server.configuration.maxUploadBytes {
+        if context.receivedBytes > context.bodyLimit {
             // A body without Content-Length (chunked) passed the limit: what came is dropped
             // at once and the rest is read and dropped as it comes; libmicrohttpd accepts an
             // answer only before the body or after it, so the 413 follows its end.
@@ -104,7 +106,7 @@ func accessHandler(
     if context.overLimit {
         return queue(
             server.service.refusal(
-                .payloadTooLarge(limitBytes: server.configuration.maxUploadBytes), method: context.method, path: context.path,
+                .payloadTooLarge(limitBytes: context.bodyLimit), method: context.method, path: context.path,
                 requestID: context.id, uploadedBytes: context.receivedBytes),
             on: connection, context: context, closing: true)
     }
@@ -112,8 +114,7 @@ func accessHandler(
         return queue(
             server.service.refusal(
                 ServiceError(
-                    status: 400, code: "bad_form",
-                    message: "the multipart/form-data body could not be parsed (a missing boundary, or a part cut short)"),
+                    .badForm, message: "the multipart/form-data body could not be parsed (a missing boundary, or a part cut short)"),
                 method: context.method, path: context.path, requestID: context.id, uploadedBytes: context.receivedBytes),
             on: connection, context: context, closing: true)
     }

@@ -29,6 +29,8 @@ final class RequestContext: @unchecked Sendable {
     var form: [FormPart]?
     /// libmicrohttpd's form parser for this request, when it has one.
     var postProcessor: OpaquePointer?
+    /// The largest body this request may send: the upload limit, or its route's smaller one.
+    var bodyLimit = 0
     /// Body bytes received so far.
     var receivedBytes = 0
     /// The body passed the upload limit: the rest is read and dropped, then 413.

@@ -7,9 +7,11 @@ import Synchronization
 /// here; tests and other hosts call `respond(to:)` directly.
 ///
 /// Routes:
-/// - `GET /`: the page (upload form); `POST /`: the page's form post, answered with the note.
+/// - `GET /`: the page (upload form); `POST /`: the page's form post, answered with the note;
+///   `POST /note`: the note's editor, answered with the note rendered from the edited text.
 /// - `POST /v1/poems`: the API; the image as the body or as the form field `image`.
-/// - `GET /healthz`, `GET /readyz`, `GET /metrics`.
+/// - `GET /healthz`, `GET /readyz`, `GET /metrics`; `GET /openapi.json`, the API's OpenAPI 3
+///   description (`OpenAPIDocument`).
 ///
 /// Engines are loaded once, at `init`: `workers` scanners, and a bounded queue in front of
 /// them (`ScanWorkerPool`). Uploaded images are decoded from memory and never written
@@ -20,6 +22,8 @@ public final class PoemService: Sendable {
     private let pool: ScanWorkerPool
     private let metrics = ServiceMetrics()
     private let draining = Atomic<Bool>(false)
+    /// `GET /openapi.json`, generated once (`OpenAPIDocument`).
+    private let openAPIText: String
 
     /// Loads `configuration.workers` engines.
     ///
@@ -27,6 +31,7 @@ public final class PoemService: Sendable {
     ///   without data): the service cannot work at all.
     public init(configuration: ServiceConfiguration = ServiceConfiguration()) async throws(SnapPoemError) {
         self.configuration = configuration
+        openAPIText = OpenAPIDocument.text(configuration: configuration)
         var workers: [ScanWorker] = []
         for _ in 0..<configuration.workers {
             let scanner = try await PoemScanner(configuration: configuration.scan)
@@ -50,16 +55,21 @@ public final class PoemService: Sendable {
         var response: HTTPResponse
         switch (request.path, request.method) {
         case ("/", "GET"), ("/", "HEAD"):
-            let page = ServicePage(nonce: ServicePage.newNonce())
+            let page = page(for: request)
             response = Self.html(page.form(), status: 200, page: page)
         case ("/", "POST"):
             response = await pagePost(request)
+        case ("/note", "POST"):
+            response = notePost(request)
         case ("/v1/poems", "POST"):
             response = await apiPost(request)
         case ("/healthz", "GET"), ("/healthz", "HEAD"):
             response = Self.json(["status": "ok"], status: 200)
         case ("/readyz", "GET"), ("/readyz", "HEAD"):
             response = readiness()
+        case ("/openapi.json", "GET"), ("/openapi.json", "HEAD"):
+            response = HTTPResponse(
+                status: 200, headers: [HTTPField(name: "Content-Type", value: "application/json")], body: Data(openAPIText.utf8))
         case ("/metrics", "GET"), ("/metrics", "HEAD"):
             response = HTTPResponse(
                 status: 200, headers: [HTTPField(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
@@ -99,7 +109,7 @@ public final class PoemService: Sendable {
             let poem = try await scan(upload, configuration: options.scan)
             if poem.page.timedOut {
                 throw ServiceError(
-                    status: 504, code: "timed_out",
+                    .timedOut,
                     message:
                         "\(upload.name): the time limit of \((options.scan.recognition.timeLimit ?? .zero).secondsText) s stopped recognition; partialText holds what was read by then",
                     partialText: poem.text)
@@ -126,28 +136,37 @@ public final class PoemService: Sendable {
     }
 
     /// `POST /`: the page's form, answered with the note page (or the form again, with the
-    /// problem).
+    /// problem, and with the photo when the photo was not the problem, so that it need not be
+    /// chosen again).
     private func pagePost(_ request: HTTPRequest) async -> HTTPResponse {
-        let page = ServicePage(nonce: ServicePage.newNonce())
+        let page = page(for: request)
         var state = ServicePage.FormState()
         for part in request.form ?? [] {
             if part.name == "find" { state.find = part.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" }
             if part.name == "replaceWith" { state.replaceWith = part.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" }
             if part.name == "showReading" { state.showsReading = ["true", "on", "1", "yes"].contains(part.text?.lowercased() ?? "") }
         }
+        var photo: (name: String, data: Data)?
         do throws(ServiceError) {
             guard !draining.load(ordering: .relaxed) else { throw .shuttingDown }
-            guard request.form != nil else {
-                throw ServiceError(
-                    status: 415, code: "unsupported_media_type", message: "the page's form must be sent as multipart/form-data")
+            guard var form = request.form else {
+                throw ServiceError(.unsupportedMediaType, message: "the page's form must be sent as multipart/form-data")
             }
-            let upload = try Upload(request)
+            try KeptPhoto.restore(into: &form, maxUploadBytes: configuration.maxUploadBytes)
+            var posted = request
+            posted.form = form
+            let upload = try Upload(posted)
+            photo = (upload.name, upload.image)
             var leading: [(replacement: Replacement, source: String)] = []
             switch (state.find.isEmpty, state.replaceWith.isEmpty) {
             case (true, true): break
             case (false, false): leading.append((Replacement(find: state.find, replaceWith: state.replaceWith), "the form"))
-            case (false, true): throw .badOption("Type your love\u{2019}s name too, or leave both names empty.")
-            case (true, false): throw .badOption("Type the name that is in the poem too, or leave both names empty.")
+            case (false, true):
+                state.invalidField = "replaceWith"
+                throw .badOption(page.text.replaceWithMissing)
+            case (true, false):
+                state.invalidField = "find"
+                throw .badOption(page.text.findMissing)
             }
             var fields = upload.fields
             if !fields.contains(where: { $0.name == "ignoreCase" }) { fields.append(HTTPField(name: "ignoreCase", value: "true")) }
@@ -157,29 +176,12 @@ public final class PoemService: Sendable {
             if state.showsReading { options.scan.keepsUprightImage = true }
             let poem = try await scan(upload, configuration: options.scan)
             var notices = poem.personalized.unmatched.map { unmatched in
-                guard let closest = unmatched.closest else {
-                    return "\u{201C}\(unmatched.find)\u{201D} is not in the poem, so nothing was replaced."
-                }
-                return
-                    "\u{201C}\(unmatched.find)\u{201D} is not in the poem; the closest word is \u{201C}\(closest.word)\u{201D} on line \(closest.line)."
+                guard let closest = unmatched.closest else { return page.text.unmatched(unmatched.find) }
+                return page.text.closest(unmatched.find, closest.word, closest.line)
             }
-            if !poem.page.hasText, !poem.page.timedOut {
-                notices.append("No text was found in the photo. Try a sharper photo, straight on, in good light.")
-            }
-            if poem.page.timedOut {
-                notices.append("Reading took too long and was stopped: the poem below is only what was read by then.")
-            }
-            var downloads: [ServicePage.Download] = [
-                .init(fileName: "poem.txt", label: "Download .txt", mediaType: "text/plain;charset=utf-8", data: Data(poem.text.utf8))
-            ]
+            if !poem.page.hasText, !poem.page.timedOut { notices.append(page.text.noText) }
+            if poem.page.timedOut { notices.append(page.text.timedOut) }
             let languageTag = LanguageTag.forTesseract(options.scan.engine.languages)
-            if let html = try? poem.exported(as: .html, options: ExportOptions(languageTag: languageTag)) {
-                downloads.append(.init(fileName: "poem.html", label: "Download .html", mediaType: "text/html;charset=utf-8", data: html))
-            }
-            let email = EmailDraftOptions(stamp: .now())
-            if let eml = try? poem.exported(as: .eml, options: ExportOptions(languageTag: languageTag, email: email)) {
-                downloads.append(.init(fileName: "poem.eml", label: "Download .eml", mediaType: "message/rfc822", data: eml))
-            }
             // "Show what was read": the annotated photo under the note, its replaced words
             // linked to their boxes; drawn in memory and embedded, never written anywhere.
             var reading: AnnotatedPhotoHTML?
@@ -187,16 +189,25 @@ public final class PoemService: Sendable {
                 do throws(SnapPoemError) {
                     reading = try AnnotatedPhotoHTML(poem: poem, imageMaximumSide: 1200)
                 } catch {
-                    notices.append("The photo with what was read could not be drawn (\(error.description)).")
+                    notices.append(page.text.readingFailed(error.description))
                 }
             }
-            let html = page.note(
-                text: poem.text, notices: notices, downloads: downloads, mailto: MailtoLink.url(for: poem), reading: reading)
-            var response = Self.html(html, status: poem.page.timedOut ? 504 : 200, page: page)
+            let note = ServicePage.Note(
+                text: poem.text, notices: notices, doubts: ServicePage.Doubt.of(poem.uncertainWords(), in: poem.text),
+                languageTag: languageTag, downloads: Self.downloads(of: poem.text, languageTag: languageTag, page: page.text),
+                mailto: MailtoLink.url(forText: poem.text), reading: reading)
+            var response = Self.html(page.note(note), status: poem.page.timedOut ? 504 : 200, page: page)
             Self.addPersonalizationHeaders(&response, poem: poem)
             return response
         } catch {
-            state.error = Self.pageMessage(for: error)
+            state.error = Self.pageMessage(for: error, text: page.text)
+            if let photo, KeptPhoto.survives(error) {
+                if let kept = KeptPhoto(name: photo.name, data: photo.data, maxUploadBytes: configuration.maxUploadBytes) {
+                    state.kept = kept
+                } else {
+                    state.notKept = ByteCount(photo.data.count).description
+                }
+            }
             var response = Self.html(page.form(state), status: error.status, page: page)
             if let seconds = error.retryAfterSeconds { response.setHeader("Retry-After", "\(seconds)") }
             return response
@@ -231,7 +242,7 @@ public final class PoemService: Sendable {
             switch error {
             case .queueFull:
                 throw ServiceError(
-                    status: 503, code: "busy",
+                    .busy,
                     message:
                         "all \(pool.size) engines are busy and \(pool.queueLimit) requests are waiting; try again in \(retryAfterSeconds()) s",
                     retryAfterSeconds: retryAfterSeconds())
@@ -255,7 +266,13 @@ public final class PoemService: Sendable {
         metrics.imageFinished(seconds: seconds, timedOut: (try? result.get())?.page.timedOut ?? false)
         switch result {
         case .success(let poem): return poem
-        case .failure(let error): throw ServiceError(error)
+        case .failure(let error):
+            // An engine the request's own settings asked for (`oem=legacy` on data without the
+            // legacy model) that cannot start is the request's mistake, not the server's.
+            if case .engineInitializationFailed = error, configuration.engine != self.configuration.scan.engine {
+                throw .badOption(error.description)
+            }
+            throw ServiceError(error)
         }
     }
 
@@ -272,24 +289,28 @@ public final class PoemService: Sendable {
     /// 404 for an unknown path, 405 (with `Allow`) for a known path and another method.
     static func routingError(_ request: HTTPRequest) -> ServiceError {
         let allowed: [String: [String]] = [
-            "/": ["GET", "HEAD", "POST"], "/v1/poems": ["POST"], "/healthz": ["GET", "HEAD"], "/readyz": ["GET", "HEAD"],
-            "/metrics": ["GET", "HEAD"],
+            "/": ["GET", "HEAD", "POST"], "/note": ["POST"], "/v1/poems": ["POST"], "/healthz": ["GET", "HEAD"],
+            "/readyz": ["GET", "HEAD"],
+            "/metrics": ["GET", "HEAD"], "/openapi.json": ["GET", "HEAD"],
         ]
         if let methods = allowed[request.path] {
             return ServiceError(
-                status: 405, code: "method_not_allowed",
-                message: "\(request.path) takes \(methods.joined(separator: ", ")), not \(request.method)", allowedMethods: methods)
+                .methodNotAllowed, message: "\(request.path) takes \(methods.joined(separator: ", ")), not \(request.method)",
+                allowedMethods: methods)
         }
         return ServiceError(
-            status: 404, code: "not_found", message: "no such path; the API is POST /v1/poems and the page is GET /")
+            .notFound, message: "no such path; the API is POST /v1/poems and the page is GET /")
     }
 
-    /// An error in the shape its path calls for: the page for `/`, JSON otherwise.
+    /// An error in the shape its path calls for: the page for the page's paths (`/` and
+    /// `/note`), JSON otherwise.
     func errorResponse(_ error: ServiceError, for request: HTTPRequest) -> HTTPResponse {
-        if request.path == "/" {
-            let page = ServicePage(nonce: ServicePage.newNonce())
-            var response = Self.html(
-                page.form(ServicePage.FormState(error: Self.pageMessage(for: error))), status: error.status, page: page)
+        if Self.pagePaths.contains(request.path) {
+            let page = page(for: request)
+            let message =
+                request.path == "/note" && error.code == .payloadTooLarge
+                ? page.text.textTooLong(ByteCount(NoteEdit.maxBodyBytes).description) : Self.pageMessage(for: error, text: page.text)
+            var response = Self.html(page.form(ServicePage.FormState(error: message)), status: error.status, page: page)
             if let seconds = error.retryAfterSeconds { response.setHeader("Retry-After", "\(seconds)") }
             if let methods = error.allowedMethods { response.setHeader("Allow", methods.joined(separator: ", ")) }
             return response
@@ -302,14 +323,15 @@ public final class PoemService: Sendable {
         return response
     }
 
-    /// A problem as the page shows it to a person.
-    static func pageMessage(for error: ServiceError) -> String {
+    /// A problem as the page shows it to a person, in the page's language (the messages of
+    /// other problems are the library's, in English).
+    static func pageMessage(for error: ServiceError, text: PageText) -> String {
         switch error.code {
-        case "missing_image": return "Choose or take a photo of the poem first."
-        case "unsupported_media_type": return "That file is not a photo this page can read (\(error.message)). Try a JPEG or PNG."
-        case "damaged_image": return "That photo could not be read; it may be damaged or cut short. Try another."
-        case "payload_too_large": return "That photo is too large for this server (\(error.message)). Try a smaller one."
-        case "busy", "shutting_down": return "So many poems are being read right now. Please try again in a moment."
+        case .missingImage: return text.missingImage
+        case .unsupportedMediaType: return text.unsupportedImage(error.message)
+        case .damagedImage: return text.damagedImage
+        case .payloadTooLarge: return text.imageTooLarge(error.message)
+        case .busy, .shuttingDown: return text.busy
         default:
             let message = error.message
             return message.prefix(1).uppercased() + message.dropFirst() + (message.hasSuffix(".") ? "" : ".")
@@ -334,13 +356,15 @@ public final class PoemService: Sendable {
     /// its style inline; nothing may run.
     static let exportPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
-    /// A page, with its nonce'd policy.
+    /// A page, with its nonce'd policy; its language follows `Accept-Language`.
     static func html(_ text: String, status: Int, page: ServicePage) -> HTTPResponse {
         HTTPResponse(
             status: status,
             headers: [
                 HTTPField(name: "Content-Type", value: "text/html; charset=utf-8"),
                 HTTPField(name: "Content-Security-Policy", value: page.contentSecurityPolicy),
+                HTTPField(name: "Content-Language", value: page.language.tag),
+                HTTPField(name: "Vary", value: "Accept-Language"),
             ], body: Data(text.utf8))
     }
 

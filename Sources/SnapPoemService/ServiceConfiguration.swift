@@ -17,6 +17,11 @@ public struct ServiceConfiguration: Sendable {
     /// How many engine configurations (languages, engine mode) each worker keeps loaded for
     /// requests that ask for other languages than the defaults.
     public var engineSetsPerWorker: Int
+    /// The largest request body the server in front takes (`--max-upload-mb`), in bytes: what
+    /// the page and the OpenAPI document tell clients, and what decides whether the page can
+    /// hand a photo back with its form after a mistake. The server enforces its own limit;
+    /// `snap-poem serve` sets both from the same option.
+    public var maxUploadBytes: Int
 
     /// Creates a configuration; the defaults suit a small machine.
     public init(
@@ -24,12 +29,14 @@ public struct ServiceConfiguration: Sendable {
         workers: Int = ProcessInfo.processInfo.activeProcessorCount,
         queueLimit: Int = 16,
         maxTimeLimit: Duration = .seconds(30),
-        engineSetsPerWorker: Int = 2
+        engineSetsPerWorker: Int = 2,
+        maxUploadBytes: Int = 20 << 20
     ) {
         self.scan = scan
         self.workers = max(1, workers)
         self.queueLimit = max(0, queueLimit)
         self.maxTimeLimit = maxTimeLimit
         self.engineSetsPerWorker = max(1, engineSetsPerWorker)
+        self.maxUploadBytes = max(1, maxUploadBytes)
     }
 }

@@ -3,11 +3,83 @@ import SnapPoem
 
 /// Why a request was refused, with the honest HTTP status, a stable machine-readable code and
 /// one line for a person. Sent as JSON: `{"code": "…", "error": "…", "requestId": "…"}`.
+///
+/// Every code the service can send is a case of `Code`, and each code has one status: the
+/// OpenAPI document (`GET /openapi.json`) and the tests are generated from that table, so
+/// the documentation cannot miss a code.
 public struct ServiceError: Error, Sendable, Equatable {
-    /// The HTTP status.
-    public var status: Int
-    /// A stable code for programs, e.g. `payload_too_large`.
-    public var code: String
+    /// Every machine-readable code of an error answer, with its status.
+    public enum Code: String, Sendable, CaseIterable, Codable {
+        /// 400: an option's value or a combination is wrong; an unknown field; a language
+        /// without data.
+        case badOption = "bad_option"
+        /// 400: no body, or a form without the field `image`.
+        case missingImage = "missing_image"
+        /// 400: a `multipart/form-data` body that cannot be parsed (no boundary, cut short).
+        case badForm = "bad_form"
+        /// 404: no such path.
+        case notFound = "not_found"
+        /// 405: a known path with another method; `Allow` lists the right ones.
+        case methodNotAllowed = "method_not_allowed"
+        /// 413: the body is over the upload limit (or the library's input limit).
+        case payloadTooLarge = "payload_too_large"
+        /// 415: the bytes are no image snap-poem reads, or the declared `Content-Type`
+        /// contradicts them.
+        case unsupportedMediaType = "unsupported_media_type"
+        /// 422: the image is damaged or cut short.
+        case damagedImage = "damaged_image"
+        /// 422: the image is over the pixel limits (checked from its header).
+        case imageTooLarge = "image_too_large"
+        /// 500: the engine itself failed.
+        case internalError = "internal_error"
+        /// 503: every engine is busy and the queue is full; `Retry-After` says when to try again.
+        case busy
+        /// 503: the server is stopping.
+        case shuttingDown = "shutting_down"
+        /// 503: the server ran short of memory while reading this image; `Retry-After`.
+        case outOfMemory = "out_of_memory"
+        /// 504: the time limit stopped recognition; `partialText` holds what was read.
+        case timedOut = "timed_out"
+
+        /// The HTTP status every error with this code has.
+        public var status: Int {
+            switch self {
+            case .badOption, .missingImage, .badForm: 400
+            case .notFound: 404
+            case .methodNotAllowed: 405
+            case .payloadTooLarge: 413
+            case .unsupportedMediaType: 415
+            case .damagedImage, .imageTooLarge: 422
+            case .internalError: 500
+            case .busy, .shuttingDown, .outOfMemory: 503
+            case .timedOut: 504
+            }
+        }
+
+        /// When the code is sent, in one sentence (the OpenAPI document's description).
+        public var summary: String {
+            switch self {
+            case .badOption: "An option's value or a combination of options is wrong, a field is unknown, or a language has no data."
+            case .missingImage: "The request holds no image: no body, or a form without the field 'image'."
+            case .badForm: "The multipart/form-data body could not be parsed (no boundary, or a part cut short)."
+            case .notFound: "No such path."
+            case .methodNotAllowed: "The path takes other methods; the Allow header lists them."
+            case .payloadTooLarge: "The body is over the server's upload limit (--max-upload-mb)."
+            case .unsupportedMediaType:
+                "The bytes are no image snap-poem reads (a PDF, HEIC, text), or the declared Content-Type contradicts them."
+            case .damagedImage: "The image is damaged or cut short."
+            case .imageTooLarge: "The image is over 150 megapixels or 65 000 pixels a side (checked from its header)."
+            case .internalError: "The engine itself failed."
+            case .busy: "Every engine is busy and the queue is full; Retry-After says when to try again."
+            case .shuttingDown: "The server is stopping; Retry-After says when to try again (elsewhere)."
+            case .outOfMemory: "The server ran short of memory while reading this image; another try may fit (Retry-After)."
+            case .timedOut: "The time limit stopped recognition; partialText holds what was read by then."
+            }
+        }
+    }
+
+    /// The stable code for programs, e.g. `payload_too_large`.
+    public var code: Code
     /// One line for a person: what is wrong and what to do.
     public var message: String
     /// Seconds after which a retry may succeed (`Retry-After`), for 503.
@@ -17,13 +89,14 @@ public struct ServiceError: Error, Sendable, Equatable {
     /// What a time limit left of the poem, for 504.
     public var partialText: String?
 
+    /// The HTTP status: the code's.
+    public var status: Int { code.status }
+
     /// Creates an error. Control characters in `message` (from a field name or value the
     /// client sent) are escaped, so the message is always one line.
     public init(
-        status: Int, code: String, message: String, retryAfterSeconds: Int? = nil, allowedMethods: [String]? = nil,
-        partialText: String? = nil
+        _ code: Code, message: String, retryAfterSeconds: Int? = nil, allowedMethods: [String]? = nil, partialText: String? = nil
     ) {
-        self.status = status
         self.code = code
         // A field name or value from the request may hold a line break: one line, escaped.
         self.message = OneLine.escaping(message)
@@ -34,19 +107,19 @@ public struct ServiceError: Error, Sendable, Equatable {
 
     /// 400: an option's value or a combination of options is wrong.
     static func badOption(_ message: String) -> ServiceError {
-        ServiceError(status: 400, code: "bad_option", message: message)
+        ServiceError(.badOption, message: message)
     }
 
     /// 413: the body is over the upload limit.
     public static func payloadTooLarge(limitBytes: Int) -> ServiceError {
         ServiceError(
-            status: 413, code: "payload_too_large",
+            .payloadTooLarge,
             message: "the upload is larger than this server's limit of \(ByteCount(limitBytes)); send a smaller photo")
     }
 
     /// 503: the service is stopping and takes no new work.
     public static let shuttingDown = ServiceError(
-        status: 503, code: "shutting_down", message: "the service is stopping; try again in a moment", retryAfterSeconds: 5)
+        .shuttingDown, message: "the service is stopping; try again in a moment", retryAfterSeconds: 5)
 
     /// The status for a `SnapPoemError` raised while reading an upload: 400 for what the
     /// client chose (options, languages), 415 for bytes that are no image, 422 for an image
@@ -55,25 +128,25 @@ public struct ServiceError: Error, Sendable, Equatable {
     init(_ error: SnapPoemError) {
         switch error {
         case .emptyFile:
-            self.init(status: 400, code: "missing_image", message: "the request holds no image; \(Self.howToSend)")
+            self.init(.missingImage, message: "the request holds no image; \(Self.howToSend)")
         case .unsupportedImageFormat:
-            self.init(status: 415, code: "unsupported_media_type", message: error.description)
+            self.init(.unsupportedMediaType, message: error.description)
         case .corruptImage:
-            self.init(status: 422, code: "damaged_image", message: error.description)
+            self.init(.damagedImage, message: error.description)
         case .imageTooLarge:
-            self.init(status: 422, code: "image_too_large", message: error.description)
+            self.init(.imageTooLarge, message: error.description)
         case .invalidLanguage, .languageNotAvailable, .invalidOption, .invalidEngineVariable, .invalidReplacementsFile:
-            self.init(status: 400, code: "bad_option", message: error.description)
+            self.init(.badOption, message: error.description)
         case .fileTooLarge:
-            self.init(status: 413, code: "payload_too_large", message: error.description)
+            self.init(.payloadTooLarge, message: error.description)
         case .outOfMemory:
             // The server's memory, not the request, ran short: another try may succeed.
-            self.init(status: 503, code: "out_of_memory", message: error.description, retryAfterSeconds: 5)
+            self.init(.outOfMemory, message: error.description, retryAfterSeconds: 5)
         case .cancelled:
             self = .shuttingDown
         case .notARegularFile, .fileNotFound, .unreadableFile, .tessdataNotFound, .engineInitializationFailed, .recognitionFailed,
             .outputNotWritten, .exportFailed, .noImagesInFolder, .workerFailed:
-            self.init(status: 500, code: "internal_error", message: error.description)
+            self.init(.internalError, message: error.description)
         }
     }
 
@@ -84,7 +157,7 @@ public struct ServiceError: Error, Sendable, Equatable {
     /// The JSON body.
     func jsonBody(requestID: String) -> Data {
         struct Body: Encodable {
-            var code: String
+            var code: Code
             var error: String
             var partialText: String?
             var requestId: String
@@ -93,7 +166,7 @@ public struct ServiceError: Error, Sendable, Equatable {
         }
         let body = Body(
             code: code, error: message, partialText: partialText, requestId: requestID, retryAfterSeconds: retryAfterSeconds,
-            timedOut: code == "timed_out" ? true : nil)
+            timedOut: code == .timedOut ? true : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, integers and booleans only: encoding cannot fail.

@@ -7,7 +7,7 @@ import Synchronization
 final class ServiceMetrics: Sendable {
     /// The routes requests are counted under; any other path counts as `other`, so that the
     /// number of series stays bounded whatever clients ask for.
-    static let routes: Set<String> = ["/", "/v1/poems", "/healthz", "/readyz", "/metrics"]
+    static let routes: Set<String> = ["/", "/note", "/v1/poems", "/healthz", "/readyz", "/metrics", "/openapi.json"]
     /// Upper bounds of the recognition-time buckets, in seconds.
     static let bucketBounds: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
 

@@ -136,6 +136,24 @@ public enum ImageDecoder {
         try InputFile.read(path, limit: ImageLimits.standard.maxFileBytes)
     }
 
+    /// The format of image bytes, recognised from their first bytes as
+    /// `decode(data:name:limits:)` recognises it, without decoding anything: what a front end
+    /// checks before it queues the work (the HTTP service compares it with the declared
+    /// `Content-Type`).
+    ///
+    /// - Throws: `SnapPoemError.emptyFile` for no bytes, `.unsupportedImageFormat` (saying
+    ///   what the bytes look like: a PDF, HEIC, text) for bytes no decoder here reads; `name`
+    ///   is used in the messages.
+    public static func format(of data: Data, name: String) throws(SnapPoemError) -> ImageFormat {
+        LibrarySetup.ensure()
+        guard !data.isEmpty else { throw .emptyFile(path: name) }
+        let format = detectFormat(of: data)
+        guard format != .unknown else {
+            throw .unsupportedImageFormat(path: name, detail: describeUnknownData(data))
+        }
+        return format
+    }
+
     /// Recognises the format from the first bytes (`findFileFormatBuffer`).
     static func detectFormat(of data: Data) -> ImageFormat {
         guard data.count >= 12 else { return .unknown }

@@ -15,10 +15,11 @@ extension Duration {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
-    /// Seconds as a person gives them (`30`, `2.5`, `0.001`): a finite number greater than 0
-    /// and at most `maximum`, kept to the millisecond. Nil for anything else.
-    package init?(seconds text: String, atMost maximum: Double) {
-        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximum
+    /// Seconds as a person gives them (`30`, `2.5`, `0.001`): a finite number greater than 0,
+    /// at least `minimum` when one is given, and at most `maximum`, kept to the millisecond.
+    /// Nil for anything else.
+    package init?(seconds text: String, atLeast minimum: Double? = nil, atMost maximum: Double) {
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds >= minimum ?? 0, seconds <= maximum
         else { return nil }
         self = .milliseconds(Int64((seconds * 1000).rounded()))
     }
