@@ -146,25 +146,28 @@ struct BatchCommand {
             diagnostics.startImage(label: first.input.path)
         }
         for (job, outcome) in prepared.failedAtOnce { await delivery.receive(job, outcome) }
-        let ticker = Task {
-            while shape.isBatch, !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                diagnostics.tick()
-            }
-        }
+        // A batch's bar is redrawn every second, so that the time keeps moving.
+        let ticker =
+            shape.isBatch
+            ? Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    diagnostics.tick()
+                }
+            } : nil
         let configuration = WorkerConfiguration(
             scan: options.scan, export: shape.request(options.export), memoryLimit: options.batch.workerMemory)
         let (notStarted, startFailure) = await read(
             prepared.toRead, configuration: configuration, shape: shape, delivery: delivery, diagnostics: diagnostics)
-        ticker.cancel()
-        await delivery.flush()
+        ticker?.cancel()
+        let counts = await delivery.finish()
         if let (writer, name) = prepared.manifest, case .folder(let folder, _, _) = prepared.destination {
             writer.close()
             do throws(SnapPoemError) { try BatchManifest.compact(name, in: folder, unfinished: unfinished) } catch {
                 diagnostics.emit(Diagnostic(error))
             }
         }
-        return Read(sink: sink, counts: await delivery.counts, notStarted: notStarted, startFailure: startFailure)
+        return Read(sink: sink, counts: counts, notStarted: notStarted, startFailure: startFailure)
     }
 
     /// Counts every input once, delivers what was collected (`--copy`, `-o FILE.jsonl`) and
@@ -287,7 +290,10 @@ struct BatchCommand {
                     configuration: configuration, workers: options.jobs, imageTimeLimit: options.batch.imageTimeLimit)
             }
         } else {
-            reader = InProcessReader(configuration: configuration) { _, percent in diagnostics.imageProgress(percent) }
+            // Recognition progress is asked for only when a bar shows it.
+            var progress: (@Sendable (BatchJob, Int) -> Void)?
+            if diagnostics.mode == .bar { progress = { _, percent in diagnostics.imageProgress(percent) } }
+            reader = InProcessReader(configuration: configuration, progress: progress)
         }
         do throws(BatchStartFailure) {
             let notStarted = try await reader.read(jobs, onStart: { _ in }) { job, outcome in await delivery.receive(job, outcome) }

@@ -126,11 +126,13 @@ public actor BatchDelivery {
         }
     }
 
-    /// Delivers whatever still waits, in order (after a cancellation, some images never come).
-    public func flush() {
+    /// Delivers whatever still waits, in order (after a cancellation, some images never
+    /// come), and returns what was delivered, counted.
+    public func finish() -> Counts {
         for position in waiting.keys.sorted() {
             if let ready = waiting.removeValue(forKey: position) { deliver(ready) }
         }
+        return counts
     }
 
     /// Writes what `outcome` holds where it goes.

@@ -12,11 +12,15 @@ public struct ImageReader: Sendable {
     public let scanner: PoemScanner
     /// What is made of each poem.
     public let request: ExportRequest
+    /// Whether the outcome carries the content hash of the bytes read (for a manifest);
+    /// reading without one saves a pass over the bytes.
+    public let hashesContents: Bool
 
     /// Creates a reader.
-    public init(scanner: PoemScanner, request: ExportRequest) {
+    public init(scanner: PoemScanner, request: ExportRequest, hashesContents: Bool = true) {
         self.scanner = scanner
         self.request = request
+        self.hashesContents = hashesContents
     }
 
     /// Reads `job`.
@@ -32,6 +36,7 @@ public struct ImageReader: Sendable {
         do throws(SnapPoemError) {
             let limits = scanner.configuration.imageLimits
             let contents = job.contents
+            let hashes = hashesContents
             let (hash, decoded) = try await offload { () throws(SnapPoemError) in
                 let bytes: Data
                 if let contents { bytes = contents } else { bytes = try input.readContents() }
@@ -41,7 +46,7 @@ public struct ImageReader: Sendable {
                 } catch {
                     decoded = .failure(error)
                 }
-                return (ContentHash.of(bytes), decoded)
+                return (hashes ? ContentHash.of(bytes) : nil, decoded)
             }
             contentHash = hash
             let (image, facts) = try decoded.get()

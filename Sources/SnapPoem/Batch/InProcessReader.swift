@@ -1,7 +1,8 @@
 /// Reads a batch's jobs in this process, one after another with one engine: how the command
 /// line reads a single image, as a batch of one. Each image goes through `ImageReader`, as
 /// in a worker process, so the outcome is the same; what differs is the isolation (a crash
-/// in a C library ends this process) and that recognition progress can be reported.
+/// in a C library ends this process), that recognition progress can be reported, and that
+/// no content hash is taken (there is no manifest to keep it).
 public struct InProcessReader: BatchReader {
     /// The scan and what to make of each poem, as a worker would be told.
     public var configuration: WorkerConfiguration
@@ -33,7 +34,8 @@ public struct InProcessReader: BatchReader {
             failure.category = error.category == .usage ? .usage : .engine
             throw BatchStartFailure(failure)
         }
-        let reader = ImageReader(scanner: scanner, request: configuration.export)
+        // No manifest is kept for what this process reads, so no content hash is needed.
+        let reader = ImageReader(scanner: scanner, request: configuration.export, hashesContents: false)
         for (position, job) in jobs.enumerated() {
             if Task.isCancelled { return Array(jobs[position...]) }
             onStart(job)
