@@ -22,9 +22,12 @@ let package = Package(
         // Tesseract's allocating calls behind try/catch, so a C++ std::bad_alloc becomes a
         // status code rather than terminating the process when it would unwind into Swift.
         .target(name: "CTesseractShim", dependencies: ["CTesseract"]),
+        // SNAP_POEM_TEST_HOOKS: the faults a batch worker can inject for the tests
+        // (`WorkerFault`), compiled into debug builds only; release builds have none.
         .target(
             name: "SnapPoem",
-            dependencies: ["CTesseract", "CTesseractShim", "CProcessControl"]
+            dependencies: ["CTesseract", "CTesseractShim", "CProcessControl"],
+            swiftSettings: [.define("SNAP_POEM_TEST_HOOKS", .when(configuration: .debug))]
         ),
         // libmicrohttpd, the HTTP server library under `snap-poem serve` (Debian libmicrohttpd-dev).
         .systemLibrary(

@@ -173,7 +173,7 @@ struct ManualPage: Sendable {
         lines += [
             ".PP",
             Roff.escape(
-                "When several things go wrong in one run, the first of 130, 74, 73, 71, 1, 124 that happened is the exit status."),
+                "When several things go wrong in one run, the first of 130, 74, 73, 71, 69, 64, 1, 124 that happened is the exit status."),
         ]
         return lines
     }

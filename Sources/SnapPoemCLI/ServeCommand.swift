@@ -61,6 +61,7 @@ enum ServeCommand {
 
     /// Runs `snap-poem serve` with `arguments` (after `serve`).
     static func run(_ arguments: [String], console: Console) async -> ExitCode {
+        let diagnostics = DiagnosticsEngine(console: console)
         let parsed: ParsedArguments
         var service = ServiceConfiguration()
         var server = ServerConfiguration()
@@ -75,7 +76,7 @@ enum ServeCommand {
             }
             try bind(parsed, service: &service, server: &server)
         } catch {
-            console.writeError("snap-poem: error: \(error.message)\n\(usage)\n  See 'snap-poem serve --help'.\n")
+            diagnostics.usageError(error.message, usage: usage, help: "snap-poem serve --help")
             return .usage
         }
         // Every limit follows from the memory budget, worked out before anything is loaded.
@@ -84,7 +85,7 @@ enum ServeCommand {
         do throws(MemoryPlanError) {
             plan = try MemoryPlan(budget: budget, workers: service.workers, maxUploadBytes: server.maxUploadBytes)
         } catch {
-            console.writeError("snap-poem: error: \(error.message)\n\(usage)\n  See 'snap-poem serve --help'.\n")
+            diagnostics.usageError(error.message, usage: usage, help: "snap-poem serve --help")
             return .usage
         }
         service.scan.imageLimits.maxPixels = min(service.scan.imageLimits.maxPixels, plan.maxPixels)
@@ -94,8 +95,8 @@ enum ServeCommand {
         do throws(SnapPoemError) {
             started = try await PoemService(configuration: service)
         } catch {
-            console.writeError("snap-poem: error: \(error.description)\n")
-            return error.isUsageProblem ? .usage : .ocrUnavailable
+            diagnostics.emit(Diagnostic(.error, error.description, category: error.category == .usage ? .usage : .engine))
+            return diagnostics.exitCode
         }
         // From here on, standard error belongs to the log's writer thread: a stalled reader
         // costs dropped (and counted) lines, never a blocked server.
@@ -106,8 +107,8 @@ enum ServeCommand {
             http = try HTTPServer(service: started, configuration: server, log: log)
         } catch {
             log.finish()
-            console.writeError("snap-poem: error: \(error.description)\n")
-            return .ocrUnavailable
+            diagnostics.emit(Diagnostic(.error, error.description, category: .engine))
+            return diagnostics.exitCode
         }
         let shownHost = server.host.contains(":") ? "[\(server.host)]" : server.host
         log.write(
@@ -158,12 +159,12 @@ enum ServeCommand {
         _ = try number("memory-mb", in: 64...1_048_576)
         if let seconds = try number("stop-timeout", in: 0...3600) { server.drainTimeout = .seconds(seconds) }
         if let text = parsed.value("timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            guard let limit = Duration(seconds: text, atMost: 3600) else {
                 throw UsageError(
                     message: "Invalid value '\(text)' for '--timeout <SECONDS>': expected a number of seconds greater than 0, at most 3600."
                 )
             }
-            service.maxTimeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+            service.maxTimeLimit = limit
         }
         service.scan.engine.tessdataDirectory = parsed.value("tessdata")
         if let languages = parsed.value("lang") {

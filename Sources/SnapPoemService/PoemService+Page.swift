@@ -50,8 +50,7 @@ extension PoemService {
                 fileName: "poem.html", label: page.downloadHTML, mediaType: "text/html;charset=utf-8",
                 data: HTMLExporter(languageTag: languageTag).export(text: text)),
         ]
-        let email = EmailDraftOptions(
-            to: [], subject: nil, date: Date(), timeZone: .current, messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
+        let email = EmailDraftOptions(stamp: .now())
         if let eml = try? EmailDraftExporter(options: email, languageTag: languageTag).export(text: text) {
             downloads.append(.init(fileName: "poem.eml", label: page.downloadEmail, mediaType: "message/rfc822", data: eml))
         }

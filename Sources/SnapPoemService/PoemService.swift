@@ -141,31 +141,24 @@ public final class PoemService: Sendable {
                 throw ServiceError(
                     .timedOut,
                     message:
-                        "\(upload.name): the time limit of \(PoemRequestOptions.seconds(options.scan.recognition.timeLimit ?? .zero)) s stopped recognition; partialText holds what was read by then",
+                        "\(upload.name): the time limit of \((options.scan.recognition.timeLimit ?? .zero).secondsText) s stopped recognition; partialText holds what was read by then",
                     partialText: poem.text)
             }
-            var exportOptions = ExportOptions(languageTag: LanguageTag.forTesseract(options.scan.engine.languages))
-            exportOptions.htmlSideBySide = options.sideBySide
-            if options.format == .eml {
-                exportOptions.email = EmailDraftOptions(
-                    to: options.to, subject: options.subject, date: Date(), timeZone: .current,
-                    messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
-            }
-            let format = options.format
-            let exportedOptions = exportOptions
+            let format = options.export.format
+            let exportOptions = options.export.exportOptions(stamp: .now())
             let body: Data
             do throws(SnapPoemError) {
-                body = try await Offload.run { () throws(SnapPoemError) in try poem.exported(as: format, options: exportedOptions) }
+                body = try await Offload.run { () throws(SnapPoemError) in try poem.exported(as: format, options: exportOptions) }
             } catch {
                 throw ServiceError(error)
             }
             var response = HTTPResponse(status: 200, body: body)
-            response.setHeader("Content-Type", options.format.mediaType)
-            if options.sideBySide {
+            response.setHeader("Content-Type", format.mediaType)
+            if options.export.sideBySide {
                 // The side-by-side page embeds its photo as a data: URL; nothing may run.
                 response.setHeader("Content-Security-Policy", Self.exportPolicy + "; img-src data:")
             }
-            response.setHeader("Content-Disposition", "inline; filename=\"poem.\(options.format.fileExtension)\"")
+            response.setHeader("Content-Disposition", "inline; filename=\"poem.\(format.fileExtension)\"")
             Self.addPersonalizationHeaders(&response, poem: poem)
             return response
         } catch {

@@ -305,7 +305,7 @@ struct RequestOptionTests {
             maxTimeLimit: .seconds(30))
         #expect(options.scan.preprocessing.detectsOrientation)
         #expect(options.scan.recognition.timeLimit == .seconds(30))
-        #expect(options.format == .hocr)
+        #expect(options.export.format == .hocr)
         #expect(options.scan.recognition.renderings.contains(.hocr))
     }
 

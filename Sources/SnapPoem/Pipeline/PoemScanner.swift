@@ -204,6 +204,7 @@ public final class PoemScanner: Sendable {
                 decode: decodeTime, preprocess: preprocessTime, recognize: recognizeTime, personalize: personalizeTime,
                 coverageCheck: coverageTime))
         if configuration.keepsUprightImage { poem.uprightImage = image }
+        poem.timeLimit = configuration.recognition.timeLimit
         return poem
     }
 }

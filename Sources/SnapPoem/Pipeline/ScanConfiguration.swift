@@ -1,5 +1,10 @@
 /// Everything a scan is asked to do, stage by stage.
-public struct ScanConfiguration: Sendable, Equatable {
+///
+/// `Codable`, so that a batch's supervisor hands it to its worker processes as it is
+/// (`WorkerConfiguration`) instead of their parsing the command line again. The coding is
+/// synthesized, here and in every stage's settings: a new setting needs only to be
+/// `Codable` itself, and travels to the workers with nothing else to change.
+public struct ScanConfiguration: Sendable, Equatable, Codable {
     /// Checked against the image header before decoding.
     public var imageLimits: ImageLimits
     /// The image stage.
@@ -118,6 +123,9 @@ public struct ScannedPoem: Sendable, Equatable {
     public var personalized: PersonalizedText
     /// Time spent in each stage.
     public var timings: StageTimings
+    /// The time limit recognition ran under (`RecognitionOptions.timeLimit`), for saying
+    /// what stopped it when `page.timedOut`; nil when there was none.
+    public var timeLimit: Duration? = nil
 
     /// The personalised poem's text.
     public var text: String { personalized.text }

@@ -252,10 +252,10 @@ extension ScanConfiguration {
         }
         if let text = value(.timeout) {
             // At least a millisecond: a smaller number rounds to no time at all.
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0.001, seconds <= 86_400 else {
+            guard let limit = Duration(seconds: text, atLeast: 0.001, atMost: 86_400) else {
                 throw .invalidValue(option: .timeout, value: text, expected: "a number of seconds from 0.001 to 86400")
             }
-            recognition.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+            recognition.timeLimit = limit
         }
     }
 

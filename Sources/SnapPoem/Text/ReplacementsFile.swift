@@ -37,6 +37,14 @@ public enum ReplacementsFile {
     /// - Throws: `SnapPoemError.fileNotFound`, `.unreadableFile`, `.notARegularFile`, or
     ///   `.invalidReplacementsFile` naming the line and what is wrong with it.
     public static func load(path: String) throws(SnapPoemError) -> [Replacement] {
+        try read(path: path).replacements
+    }
+
+    /// Reads and parses the file at `path`, as `load(path:)` does, and gives the bytes read
+    /// too: for a digest of exactly what was read, with no second read that could differ.
+    ///
+    /// - Throws: as `load(path:)`.
+    public static func read(path: String) throws(SnapPoemError) -> (replacements: [Replacement], contents: Data) {
         let data: Data
         do throws(SnapPoemError) {
             data = try InputFile.read(path == "-" ? "./-" : path, limit: maximumSize)
@@ -52,7 +60,7 @@ public enum ReplacementsFile {
             let bad = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil } ?? 0
             throw .invalidReplacementsFile(path: path, line: bad + 1, reason: "not UTF-8 text")
         }
-        return try parse(contents, path: path)
+        return (try parse(contents, path: path), data)
     }
 
     /// Parses a file's contents; `path` names it in errors.

@@ -44,7 +44,7 @@ enum OpenAPIDocument {
         """
         Turns a photo of a poem into its text, personalised (replace=Lenore=Alex) and exported (text, Markdown, HTML, JSON, e-mail, hOCR, TSV, ALTO).
 
-        Send the image as the body, with the options in the query, or as the field `image` of a multipart/form-data form, with the options as fields (query options are read too). The image's first bytes decide what it is: a body with no Content-Type, `application/octet-stream`, or `application/x-www-form-urlencoded` (curl's default for `--data-binary`) is read as the image it is; a declared type that contradicts the bytes is a 415. This server takes bodies up to \(ByteCount(configuration.maxUploadBytes)) and recognises for at most \(PoemRequestOptions.seconds(configuration.maxTimeLimit)) s.
+        Send the image as the body, with the options in the query, or as the field `image` of a multipart/form-data form, with the options as fields (query options are read too). The image's first bytes decide what it is: a body with no Content-Type, `application/octet-stream`, or `application/x-www-form-urlencoded` (curl's default for `--data-binary`) is read as the image it is; a declared type that contradicts the bytes is a 415. This server takes bodies up to \(ByteCount(configuration.maxUploadBytes)) and recognises for at most \(configuration.maxTimeLimit.secondsText) s.
 
         Every error is JSON: `{"code": …, "error": …, "requestId": …}`, with one line for a person in `error`; the codes are stable. Any other path answers 404 `not_found`, and a known path asked with another method 405 `method_not_allowed` with `Allow`. HEAD is answered on every GET route. Every answer carries `X-Request-Id`.
         """
@@ -207,7 +207,7 @@ enum OpenAPIDocument {
     private static func summary(of option: ScanOption, configuration: ServiceConfiguration) -> String {
         switch option {
         case .timeout:
-            return option.summary + " At most \(PoemRequestOptions.seconds(configuration.maxTimeLimit)) s here, the default."
+            return option.summary + " At most \(configuration.maxTimeLimit.secondsText) s here, the default."
         case .lang:
             return option.summary + " Default here: \(configuration.scan.engine.languages)."
         default:
