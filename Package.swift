@@ -22,9 +22,12 @@ let package = Package(
         // Tesseract's allocating calls behind try/catch, so a C++ std::bad_alloc becomes a
         // status code rather than terminating the process when it would unwind into Swift.
         .target(name: "CTesseractShim", dependencies: ["CTesseract"]),
+        // SNAP_POEM_TEST_HOOKS: the faults a batch worker can inject for the tests
+        // (`WorkerFault`), compiled into debug builds only; release builds have none.
         .target(
             name: "SnapPoem",
-            dependencies: ["CTesseract", "CTesseractShim", "CProcessControl"]
+            dependencies: ["CTesseract", "CTesseractShim", "CProcessControl"],
+            swiftSettings: [.define("SNAP_POEM_TEST_HOOKS", .when(configuration: .debug))]
         ),
         // libmicrohttpd, the HTTP server library under `snap-poem serve` (Debian libmicrohttpd-dev).
         .systemLibrary(
@@ -36,13 +39,16 @@ let package = Package(
         // No socket and no C: tests call it directly.
         .target(name: "SnapPoemService", dependencies: ["SnapPoem"]),
         // The HTTP server: a thin layer of libmicrohttpd under SnapPoemService.
-        .target(name: "SnapPoemServer", dependencies: ["SnapPoemService", "CMicroHTTPD"]),
+        .target(name: "SnapPoemServer", dependencies: ["SnapPoem", "SnapPoemService", "CMicroHTTPD"]),
         // Process-wide guards armed only by the executable's entry point: a clear error when
         // libdispatch cannot create a thread (it would retry for ever), one malloc arena.
         .target(name: "CProcessGuard"),
         // The command line as a library that returns an exit code, so tests run it in-process.
         .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer", "CProcessGuard"]),
         .executableTarget(name: "snap-poem", dependencies: ["SnapPoemCLI"]),
+        // The manual page and shell completions, from the option table, for `make install`
+        // and `make deb` (not installed itself).
+        .executableTarget(name: "snap-poem-generate", dependencies: ["SnapPoemCLI"]),
         // `make bench`: stage timings and a side-by-side comparison with the tesseract CLI.
         .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),
         .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem"]),

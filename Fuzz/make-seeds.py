@@ -260,6 +260,9 @@ def requests():
         "percent-garbage": [b"/v1/po%ZZems?%E9=%&&=&replace=%00", b"\xff\xfe.png", b"replace",
                             b"\xc3\xa9t\xc3\xa9=summer"],
         "repeated": [b"/v1/poems?lang=eng&lang=fra", b"a.png", b"region", b"0,0,10,10", b"region", b"1,1,2,2"],
+        # The whole seed is also the note editor's URL-encoded body.
+        "note-edit": [b"text=Lenore%0D%0A%0D%0AAh%2C+broken+is+the+golden+bow%21%21&doubt=3%3A27%3A81%3Abow%21%21"
+                      b"&doubt=3%3A1%3A50%3AAh%2C&poemLang=en"],
     }
     for name, pieces in seeds.items():
         write("request", name, b"\x00".join(pieces))

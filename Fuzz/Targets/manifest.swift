@@ -4,8 +4,8 @@
 //   even: the rest is a manifest file (`manifest.jsonl`, possibly torn or hand-edited):
 //         parsed, compacted, every entry written back as a line and parsed again (the
 //         entries must survive), and each one put to the resume decision;
-//   odd:  the rest is one line from a worker process (`WorkerMessage`), decoded as the
-//         supervisor decodes it.
+//   odd:  the rest is a stream of lines from a worker process, framed (`LineFramer`, with
+//         its bound) and each decoded as the supervisor decodes a `WorkerMessage`.
 import Foundation
 
 @testable import SnapPoem
@@ -15,7 +15,13 @@ public func fuzzManifest(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let rest = Data(bytes: bytes + 1, count: size - 1)
     if bytes[0] & 1 == 1 {
-        _ = WorkerLine.decode(WorkerMessage.self, from: rest)
+        var framer = LineFramer(maximumLineBytes: 4096)
+        rest.withUnsafeBytes { framer.append($0) }
+        framer.append([0x0A])
+        while let piece = framer.next() {
+            if case .line(let line) = piece { _ = WorkerLine.decode(WorkerMessage.self, from: line) }
+        }
+        precondition(framer.examinedBytes <= rest.count + 1, "a byte was examined twice")
         return 0
     }
     let contents = BatchManifest.parse(rest)
@@ -25,7 +31,7 @@ public func fuzzManifest(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for entry in compacted { written.append(entry.line) }
     let again = BatchManifest.parse(written)
     precondition(again.unreadableLines == 0, "an entry written back could not be read")
-    precondition(again.entries == compacted, "an entry changed when written and read back")
+    precondition(again.compacted == compacted, "an entry changed when written and read back")
     for entry in compacted {
         for force in [false, true] {
             _ = ResumeDecision.decide(

@@ -9,6 +9,10 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
+#include <time.h>
+
+/// How long libdispatch may go on failing to create a thread before the process ends.
+#define SNAP_POEM_THREAD_GRACE_SECONDS 2
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
@@ -56,7 +60,18 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*
     int result = function(thread, attributes, start, argument);
     if (result == EAGAIN) {
         snap_poem_thread_failure_handler handler = atomic_load(&failure_handler);
-        if (handler != NULL && is_in_libdispatch(__builtin_return_address(0))) handler(result);
+        if (handler != NULL && is_in_libdispatch(__builtin_return_address(0))) {
+            // libdispatch tries again a second later, for ever. The first failures are let
+            // through for a moment: the work may well finish on the threads there are (a
+            // run that has said what went wrong, and is ending). Past that, the handler ends
+            // the process with its error.
+            static _Atomic(long) first_failure = 0;
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            long expected = 0;
+            atomic_compare_exchange_strong(&first_failure, &expected, (long)now.tv_sec);
+            if (now.tv_sec - atomic_load(&first_failure) >= SNAP_POEM_THREAD_GRACE_SECONDS) handler(result);
+        }
     }
     return result;
 }

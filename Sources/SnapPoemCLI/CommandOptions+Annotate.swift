@@ -6,9 +6,6 @@ extension CommandOptions {
     /// the export options are bound.
     mutating func bindAnnotation(_ parsed: ParsedArguments) throws(UsageError) {
         if let path = parsed.value("annotate") {
-            guard inputs.count == 1 else {
-                throw UsageError(message: Self.annotateTakesOneImage(path, count: inputs.count, found: false))
-            }
             guard path != "-", !inputs.contains(path), path != output, path != savePreprocessed else {
                 throw UsageError(
                     message:
@@ -19,21 +16,10 @@ extension CommandOptions {
                 throw UsageError(message: "'--annotate \(path)' writes a PNG image; name the file FILE.png.")
             }
             annotate = path
-            scan.keepsUprightImage = true
+            export.images.insert(.annotated)
         }
         if parsed.has("side-by-side") {
-            guard export.format == .html, !export.mailto else {
-                throw UsageError(
-                    message: "'--side-by-side' lays out an HTML page; use it with '--format html' or an '--output' ending in .html.")
-            }
-            export.sideBySide = true
-            scan.keepsUprightImage = true
+            try applyExport([.sideBySide: ""])
         }
-    }
-
-    /// The refusal of `--annotate` for several images: one picture per run, or a page per
-    /// image with the picture in it.
-    static func annotateTakesOneImage(_ path: String, count: Int, found: Bool) -> String {
-        "'--annotate \(path)' takes one image, but \(count) were \(found ? "found" : "given"); for a batch, '--format html --side-by-side --output-dir DIR' writes a page per image with the annotated photo in it."
     }
 }

@@ -70,11 +70,11 @@ extension CommandOptions {
             batch.imageTimeLimit = limit + .seconds(60)
         }
         if let text = parsed.value("per-image-limit") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 604_800 else {
+            guard let limit = Duration(seconds: text, atMost: 604_800) else {
                 throw UsageError(
                     message: "Invalid value '\(text)' for '--per-image-limit <SECONDS>': expected a number of seconds greater than 0.")
             }
-            batch.imageTimeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+            batch.imageTimeLimit = limit
             if let limit = scan.recognition.timeLimit, limit >= batch.imageTimeLimit {
                 throw UsageError(
                     message:
@@ -125,7 +125,7 @@ extension CommandOptions {
                 throw UsageError(message: "Invalid value '\(text)' for '--shard <K/N>': expected K/N, auto or auto/N.")
             }
         }
-        batch.optionsHash = Self.optionsHash(parsed)
+        batch.optionsHash = Self.optionsHash(parsed, replacementsDigests: replacementsDigests)
         self.batch = batch
     }
 
@@ -137,15 +137,15 @@ extension CommandOptions {
 
     /// A digest of everything that shapes one image's output: every option given except
     /// `optionsOutsideHash`, by name in sorted order with its values in the order given; the
-    /// content of each `--replacements` file (not its name); the versions of snap-poem,
-    /// Tesseract and Leptonica. A rerun with the same digest would write the same output.
-    static func optionsHash(_ parsed: ParsedArguments) -> String {
+    /// digest of each `--replacements` file's content (not its name), of the very bytes its
+    /// pairs were read from; the versions of snap-poem, Tesseract and Leptonica. A rerun with
+    /// the same digest would write the same output.
+    static func optionsHash(_ parsed: ParsedArguments, replacementsDigests: [String]) -> String {
         var lines = ["snap-poem \(Versions.snapPoem)", "tesseract \(Versions.tesseract)", "leptonica \(Versions.leptonica)"]
         for name in parsed.values.keys.sorted() where !optionsOutsideHash.contains(name) {
-            for value in parsed.values[name] ?? [] {
+            for (position, value) in (parsed.values[name] ?? []).enumerated() {
                 if name == "replacements" {
-                    let contents = (try? InputFile.read(value, limit: 1 << 30)) ?? Data()
-                    lines.append("--replacements \(ContentHash.of(contents))")
+                    lines.append("--replacements \(replacementsDigests[position])")
                 } else {
                     lines.append("--\(name) \(value)")
                 }

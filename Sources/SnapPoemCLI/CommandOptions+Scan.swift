@@ -12,7 +12,9 @@ extension CommandOptions {
         var filePairs: [(replacement: Replacement, source: String)] = []
         do throws(SnapPoemError) {
             for path in parsed.values["replacements"] ?? [] {
-                filePairs += try ReplacementsFile.load(path: path).map { ($0, path) }
+                let file = try ReplacementsFile.read(path: path)
+                filePairs += file.replacements.map { ($0, path) }
+                replacementsDigests.append(ContentHash.of(file.contents))
             }
         } catch {
             if case .invalidOption = error { throw UsageError(message: "Invalid value: \(error.description).") }

@@ -21,16 +21,23 @@ struct CommandOptions: Sendable, Equatable {
     var annotate: String?
     /// What each scan does.
     var scan = ScanConfiguration()
-    /// What is made of each poem, and where it goes (`--format`, `--mailto`, `--copy`, …).
+    /// What is made of each poem (`--format`, `--to`, `--mailto`, `--side-by-side`,
+    /// `--report`, …): the library's request, shared with the service and the workers.
     var export = ExportRequest()
+    /// `--copy`: put the result on the clipboard instead of standard output.
+    var copy = false
+    /// `--format jsonl` or `--output FILE.jsonl`: JSON, one line per image, the whole batch
+    /// in one stream or file.
+    var collectsJSONLines = false
+    /// The digest of each `--replacements` file, in the order given, of the bytes its pairs
+    /// were read from (for the options hash).
+    var replacementsDigests: [String] = []
     /// `--help` was asked for.
     var showHelp = false
     /// `--version` was asked for.
     var showVersion = false
     /// `--list-langs` was asked for.
     var listLanguages = false
-    /// `--report`: list each replacement on standard error.
-    var report = false
     /// How a batch runs: resume, worker limits, progress, verbosity (`CommandOptions+Batch.swift`).
     var batch = BatchOptions()
 
@@ -72,28 +79,21 @@ struct CommandOptions: Sendable, Equatable {
                 throw UsageError(message: "Invalid value '\(text)' for '--shard <K/N>': expected K/N with 1 ≤ K ≤ N, e.g. 2/8.")
             }
         }
-        if let output, output != "-", inputs.count > 1, !ExportRequest.collectsJSONLines(output) {
-            throw UsageError(
-                message: "'--output \(output)' takes one image, but \(inputs.count) were given; omit --output to print them all.")
-        }
         if let output, inputs.contains(output), output != "-" {
             throw UsageError(message: "'--output \(output)' is also an input; snap-poem never overwrites an image.")
         }
 
         // What each scan does: the rules shared with the HTTP service (ScanOption).
         try bindScan(parsed)
-        report = parsed.has("report")
+        export.listsChanges = parsed.has("report")
 
         if let path = parsed.value("save-preprocessed") {
-            guard inputs.count == 1 else {
-                throw UsageError(message: "'--save-preprocessed \(path)' takes one image, but \(inputs.count) were given.")
-            }
             guard path != "-", !inputs.contains(path), path != output else {
                 throw UsageError(
                     message: "'--save-preprocessed \(path)' must name a new file, not standard output, an input or the --output file.")
             }
             savePreprocessed = path
-            scan.keepsPreprocessedImage = true
+            export.images.insert(.preprocessed)
         }
         for assignment in parsed.values["config"] ?? [] {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
@@ -103,6 +103,38 @@ struct CommandOptions: Sendable, Equatable {
         }
         try bindExport(parsed)
         try bindAnnotation(parsed)
+        export.prepare(&scan)
         try bindBatch(parsed)
+        if let problem = oneImageProblem(count: inputs.count, found: false) { throw UsageError(message: problem) }
     }
+
+    /// The options that take one image, checked in one place: on the images given (while
+    /// binding, `found` false) and again on those that folders and shards expanded to
+    /// (`found` true), each time with what to do instead.
+    func oneImageProblem(count: Int, found: Bool) -> String? {
+        guard count > 1 else { return nil }
+        let counted = found ? "found" : "given"
+        if let path = savePreprocessed {
+            return "'--save-preprocessed \(path)' takes one image, but \(count) were \(counted)."
+        }
+        if let path = annotate {
+            return
+                "'--annotate \(path)' takes one image, but \(count) were \(counted); for a batch, '--format html --side-by-side --output-dir DIR' writes a page per image with the annotated photo in it."
+        }
+        guard outputDirectory == nil else { return nil }
+        if let output, output != "-", !collectsJSONLines {
+            let instead =
+                found
+                ? "use '--output-dir DIR' for several, or '--output FILE.jsonl' for one JSON Lines file" : "omit --output to print them all"
+            return "'--output \(output)' takes one image, but \(count) were \(counted); \(instead)."
+        }
+        if !export.format.allowsSeveralPoemsInOneStream {
+            let instead = found ? "use '--output-dir DIR'" : "run snap-poem once per image"
+            return "'--format \(export.format.rawValue)' makes one document per image, but \(count) images were \(counted); \(instead)."
+        }
+        return nil
+    }
+
+    /// `--report`: list each replacement on standard error.
+    var report: Bool { export.listsChanges }
 }

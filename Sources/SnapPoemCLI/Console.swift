@@ -95,7 +95,8 @@ final class StreamFailures: Sendable {
             return reason
         }
         if let reason {
-            writeError("snap-poem: error: cannot write to standard output (\(reason)); the results were not delivered\n")
+            let diagnostic = Diagnostic(.error, "cannot write to standard output (\(reason)); the results were not delivered")
+            writeError(DiagnosticsEngine.lines(diagnostic).joined(separator: "\n") + "\n")
         }
     }
 }
@@ -170,57 +171,5 @@ struct ProcessStreams: Sendable, Equatable {
             }
         }
         Self.found.withLock { $0 = found }
-    }
-}
-
-/// Draws one progress line on a terminal (`\r`-rewritten), and clears it when done.
-final class ProgressLine: Sendable {
-    private let console: Console
-    private let label: String
-    private let lastDrawn = Mutex<Int>(-1)
-
-    init(console: Console, label: String) {
-        self.console = console
-        self.label = OneLine.escaping(label)
-    }
-
-    /// Draws `percent` if it changed.
-    func update(_ percent: Int) {
-        let changed = lastDrawn.withLock { last -> Bool in
-            guard percent != last else { return false }
-            last = percent
-            return true
-        }
-        guard changed else { return }
-        let width = 30
-        let filled = width * percent / 100
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        console.writeError("\r\(bar) \(String(percent).leftPadded(to: 3))%  \(label)\u{1B}[K")
-    }
-
-    /// Draws a batch's progress: `done` of `total` images.
-    func update(_ done: Int, of total: Int) {
-        update(total == 0 ? 100 : min(100, 100 * (done + 1) / total))
-    }
-
-    /// Erases the line so that a diagnostic can be written; the next update redraws it.
-    func clear() {
-        let drawn = lastDrawn.withLock { last -> Bool in
-            defer { last = -1 }
-            return last >= 0
-        }
-        if drawn { console.writeError("\r\u{1B}[K") }
-    }
-
-    /// Erases the line, leaving the terminal as it was.
-    func finish() {
-        let drawn = lastDrawn.withLock { $0 >= 0 }
-        if drawn { console.writeError("\r\u{1B}[K") }
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

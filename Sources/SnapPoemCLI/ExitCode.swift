@@ -1,3 +1,5 @@
+import SnapPoem
+
 /// The exit codes of `snap-poem`, documented in the README and in `--help`.
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Every input was read and its output written.
@@ -37,4 +39,23 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .interrupted: "interrupted; nothing was left half-written"
         }
     }
+}
+
+extension ExitCode {
+    /// The order in which outcomes decide a run's exit code when several happened: the first
+    /// of these that happened is it (README, "Exit codes").
+    static let precedence: [(Diagnostic.Category, ExitCode)] = [
+        (.cancelled, .interrupted), (.output, .outputFailed), (.clipboard, .clipboardUnavailable), (.engine, .ocrUnavailable),
+        (.usage, .usage), (.input, .inputFailed), (.timeLimit, .timedOut),
+    ]
+
+    /// The exit code for a run in which these categories of diagnostic happened.
+    static func deciding(_ categories: Set<Diagnostic.Category>) -> ExitCode {
+        precedence.first { categories.contains($0.0) }?.1 ?? .success
+    }
+}
+
+extension Diagnostic.Category {
+    /// `--copy` found no clipboard tool or display, or the tool failed (exit 71).
+    static let clipboard = Diagnostic.Category(rawValue: "clipboard")
 }

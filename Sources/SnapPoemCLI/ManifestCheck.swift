@@ -14,89 +14,58 @@ import SnapPoem
 /// snap-poem: 29 images, 2 manifests: 26 covered once, 1 missing, 1 duplicated, 1 failed; 1 to look at
 /// ```
 ///
-/// A page whose coverage check left text unread is done (it is counted as covered), but it
-/// is listed as one to look at, so that a person can compare it with the image.
+/// The manifests are merged by the rule a rerun uses (`ManifestSet`), read as streams with
+/// bounds, and never through a link; the library judges (`ManifestAudit`), this prints. Every
+/// line is escaped: names and manifest strings come from outside.
 struct ManifestCheck {
     let options: CommandOptions
-    let console: Console
     let collection: InputCollection
+    let diagnostics: DiagnosticsEngine
 
     func run() -> ExitCode {
-        var problems = 0
-        for problem in collection.problems {
-            console.writeError("snap-poem: error: \(problem.description)\n")
-            problems += 1
+        diagnostics.emit(collection.problems.map { Diagnostic($0) })
+        guard let path = options.outputDirectory else { return .usage }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+        do throws(SnapPoemError) {
+            let folder = exists ? try OutputFolder(creatingAt: path) : nil
+            let manifests = try folder.map { folder throws(SnapPoemError) in try ManifestSet(reading: folder) }
+            guard let folder, let manifests, !manifests.files.isEmpty else {
+                diagnostics.emit(
+                    Diagnostic(.error, "no manifest here (manifest.jsonl or manifest.shard-K-of-N.jsonl)", subject: path, category: .input))
+                return diagnostics.exitCode
+            }
+            return check(manifests, folder: folder)
+        } catch {
+            diagnostics.emit(Diagnostic(.error, error.description, category: .input))
+            return diagnostics.exitCode
         }
-        guard let folder = options.outputDirectory else { return .usage }
-        let files = BatchManifest.files(inFolder: folder)
-        guard !files.isEmpty else {
-            console.writeError("snap-poem: error: \(folder): no manifest here (manifest.jsonl or manifest.shard-K-of-N.jsonl)\n")
-            return .inputFailed
-        }
-        var entries: [String: [(file: String, entry: ManifestEntry)]] = [:]
-        var unreadable = 0
-        for file in files {
-            let contents = BatchManifest.read(fileAt: URL(fileURLWithPath: folder).appendingPathComponent(file).path)
-            unreadable += contents.unreadableLines
-            for entry in contents.compacted where entry.status != .cancelled {
-                entries[entry.input, default: []].append((file, entry))
-            }
-        }
-        var counts = (covered: 0, missing: 0, duplicated: 0, failed: 0, changed: 0, toLookAt: 0)
-        var lines: [String] = []
-        for input in collection.inputs {
-            let found = entries.removeValue(forKey: input.relativePath) ?? []
-            guard let latest = found.max(by: { $0.entry.finishedAt < $1.entry.finishedAt })?.entry else {
-                lines.append("missing: \(input.path)")
-                counts.missing += 1
-                continue
-            }
-            if Set(found.map(\.file)).count > 1 {
-                lines.append("duplicated: \(input.path) (\(found.map(\.file).joined(separator: ", ")))")
-                counts.duplicated += 1
-                continue
-            }
-            guard latest.status.isDone else {
-                lines.append("failed: \(input.path): \(Self.reason(latest))")
-                counts.failed += 1
-                continue
-            }
-            if let output = latest.output,
-                !FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appendingPathComponent(output).path)
-            {
-                lines.append("output missing: \(input.path) → \(output)")
-                counts.missing += 1
-                continue
-            }
-            if let recorded = latest.contentHash, let current = (try? input.readContents()).map(ContentHash.of), current != recorded {
-                lines.append("changed since it was read: \(input.path)")
-                counts.changed += 1
-                continue
-            }
-            counts.covered += 1
-            if let coverage = latest.coverage, !coverage.complete {
-                let regions = coverage.unreadRegions
-                lines.append(
-                    "look at: \(input.path): \(regions) region\(regions == 1 ? "" : "s") of text could not be read "
-                        + "(\(CoverageWarning.percent(coverage.coveredAfterReread)) of the text is covered)")
-                counts.toLookAt += 1
-            }
-        }
-        let strangers = entries.count
-        var summary =
-            "snap-poem: \(collection.inputs.count) images, \(files.count) manifest\(files.count == 1 ? "" : "s"): \(counts.covered) covered once, \(counts.missing) missing, \(counts.duplicated) duplicated, \(counts.failed) failed"
-        if counts.changed > 0 { summary += ", \(counts.changed) changed since" }
-        if counts.toLookAt > 0 { summary += "; \(counts.toLookAt) to look at" }
-        if strangers > 0 { summary += "; \(strangers) manifest entries name no input given" }
-        if unreadable > 0 { summary += "; \(unreadable) unreadable manifest lines" }
-        console.writeOutput(Data((lines + [summary]).map { $0 + "\n" }.joined().utf8))
-        let complete = problems == 0 && counts.covered == collection.inputs.count
-        return complete ? .success : .inputFailed
     }
 
-    private static func reason(_ entry: ManifestEntry) -> String {
-        guard let error = entry.error else { return entry.status.rawValue }
-        let prefix = entry.path + ": "
-        return error.hasPrefix(prefix) ? String(error.dropFirst(prefix.count)) : error
+    /// The audit's findings as lines, then the count, on standard output.
+    private func check(_ manifests: ManifestSet, folder: OutputFolder) -> ExitCode {
+        let audit = ManifestAudit(inputs: collection.inputs, manifests: manifests, folder: folder)
+        let lines = audit.findings.map { finding -> String in
+            switch finding {
+            case .missing(let input): "missing: \(input.path)"
+            case .duplicated(let input, let files): "duplicated: \(input.path) (\(files.joined(separator: ", ")))"
+            case .failed(let input, let reason): "failed: \(input.path): \(reason)"
+            case .outputMissing(let input, let output): "output missing: \(input.path) → \(output)"
+            case .changed(let input): "changed since it was read: \(input.path)"
+            case .toLookAt(let input, let coverage):
+                "look at: \(input.path): \(coverage.unreadRegions) region\(coverage.unreadRegions == 1 ? "" : "s") of text could not be read "
+                    + "(\(PoemDiagnostics.percent(coverage.coveredAfterReread)) of the text is covered)"
+            }
+        }
+        let files = manifests.files.count
+        var summary =
+            "snap-poem: \(audit.total) images, \(files) manifest\(files == 1 ? "" : "s"): \(audit.covered) covered once, \(audit.missing) missing, \(audit.duplicated) duplicated, \(audit.failed) failed"
+        if audit.changed > 0 { summary += ", \(audit.changed) changed since" }
+        if audit.toLookAt > 0 { summary += "; \(audit.toLookAt) to look at" }
+        if audit.strangers > 0 { summary += "; \(audit.strangers) manifest entries name no input given" }
+        if manifests.unreadableLines > 0 { summary += "; \(manifests.unreadableLines) unreadable manifest lines" }
+        diagnostics.results(lines + [summary])
+        if diagnostics.count(of: .error) > 0 || !audit.isComplete { diagnostics.count(.input) }
+        return diagnostics.exitCode
     }
 }

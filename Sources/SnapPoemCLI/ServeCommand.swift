@@ -27,6 +27,11 @@ enum ServeCommand {
             help: "Requests that may wait for an engine; more are refused at once with 503 and Retry-After (default: 16)."),
         OptionSpec("max-upload-mb", value: "N", help: "Largest upload in megabytes; larger ones are refused with 413 (default: 20)."),
         OptionSpec(
+            "memory-mb", value: "N",
+            help:
+                "Memory the service may use, in megabytes; the pixel limit per image and the upload budget follow from it (default: the control group's limit, else 1024)."
+        ),
+        OptionSpec(
             "timeout", value: "SECONDS",
             help: "Longest recognition of one image, and the default of a request's own 'timeout'; past it the answer is 504 (default: 30)."
         ),
@@ -39,7 +44,15 @@ enum ServeCommand {
         OptionSpec("max-connections", value: "N", help: "Connections open at once, and 16 per client address at most (default: 64)."),
         OptionSpec("idle-timeout", value: "SECONDS", help: "Close a connection silent for this long (default: 15)."),
         OptionSpec(
+            "header-timeout", value: "SECONDS",
+            help: "Cut off a client whose request headers take longer than this to arrive (default: 10)."),
+        OptionSpec(
             "request-timeout", value: "SECONDS", help: "Cut off a client whose request takes longer than this to arrive (default: 60)."),
+        OptionSpec(
+            "address-share", value: "PERCENT",
+            help:
+                "Share of the upload budget and of the engines and queue one client address may hold; past it, 429 (default: 25; 100 behind a proxy)."
+        ),
         OptionSpec(
             "stop-timeout", value: "SECONDS",
             help: "On SIGTERM or SIGINT, wait this long for requests in flight before cancelling them (default: 40)."),
@@ -48,6 +61,7 @@ enum ServeCommand {
 
     /// Runs `snap-poem serve` with `arguments` (after `serve`).
     static func run(_ arguments: [String], console: Console) async -> ExitCode {
+        let diagnostics = DiagnosticsEngine(console: console)
         let parsed: ParsedArguments
         var service = ServiceConfiguration()
         var server = ServerConfiguration()
@@ -62,33 +76,56 @@ enum ServeCommand {
             }
             try bind(parsed, service: &service, server: &server)
         } catch {
-            console.writeError("snap-poem: error: \(error.message)\n\(usage)\n  See 'snap-poem serve --help'.\n")
+            diagnostics.usageError(error.message, usage: usage, help: "snap-poem serve --help")
             return .usage
         }
+        // Every limit follows from the memory budget, worked out before anything is loaded.
+        let budget = memoryMegabytes(parsed).map { MemoryBudget(bytes: $0 << 20, source: .given) } ?? MemoryBudget.detect()
+        let plan: MemoryPlan
+        do throws(MemoryPlanError) {
+            plan = try MemoryPlan(
+                budget: budget, workers: service.workers, enginesPerWorker: service.enginesPerWorker,
+                maxUploadBytes: server.maxUploadBytes)
+        } catch {
+            diagnostics.usageError(error.message, usage: usage, help: "snap-poem serve --help")
+            return .usage
+        }
+        service.scan.imageLimits.maxPixels = min(service.scan.imageLimits.maxPixels, plan.maxPixels)
+        service.scan.imageLimits.maxFileBytes = min(service.scan.imageLimits.maxFileBytes, server.maxUploadBytes)
+        server.maxBufferedBodyBytes = plan.bufferedBodyBytes
         let started: PoemService
         do throws(SnapPoemError) {
             started = try await PoemService(configuration: service)
         } catch {
-            console.writeError("snap-poem: error: \(error.description)\n")
-            return error.isUsageProblem ? .usage : .ocrUnavailable
+            diagnostics.emit(Diagnostic(.error, error.description, category: error.category == .usage ? .usage : .engine))
+            return diagnostics.exitCode
         }
+        // From here on, standard error belongs to the log's writer thread: a stalled reader
+        // costs dropped (and counted) lines, never a blocked server.
+        let log = ServerLog()
+        log.captureStandardError()
         let http: HTTPServer
         do throws(ServerError) {
-            http = try HTTPServer(service: started, configuration: server) { line in console.writeError(line + "\n") }
+            http = try HTTPServer(service: started, configuration: server, log: log)
         } catch {
-            console.writeError("snap-poem: error: \(error.description)\n")
-            return .ocrUnavailable
+            log.finish()
+            diagnostics.emit(Diagnostic(.error, error.description, category: .engine))
+            return diagnostics.exitCode
         }
         let shownHost = server.host.contains(":") ? "[\(server.host)]" : server.host
-        console.writeError(
+        log.write(
             "snap-poem serve: listening on http://\(shownHost):\(http.port)/ (\(service.workers) engine\(service.workers == 1 ? "" : "s"), "
-                + "\(service.scan.engine.languages), queue \(service.queueLimit), uploads up to \(server.maxUploadBytes >> 20) MB)\n")
+                + "\(service.scan.engine.languages), queue \(service.queueLimit), uploads up to \(server.maxUploadBytes >> 20) MB)")
+        log.write(
+            "snap-poem serve: memory budget \(budget): images up to \(Self.megapixels(plan.maxPixels)) megapixels, "
+                + "\(plan.bufferedBodyBytes >> 20) MB of uploads held at once")
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(3600))
         }
-        console.writeError("snap-poem serve: stopping: no new connections; finishing \(http.requestsInProgress) request(s) in flight\n")
+        log.write("snap-poem serve: stopping: no new connections; finishing \(http.requestsInProgress) request(s) in flight")
         await http.stop()
-        console.writeError("snap-poem serve: stopped\n")
+        log.write("snap-poem serve: stopped")
+        log.finish()
         return .success
     }
 
@@ -109,21 +146,27 @@ enum ServeCommand {
         if let port = try number("port", in: 0...65535) { server.port = UInt16(port) }
         if let jobs = try number("jobs", in: 1...64) { service.workers = jobs }
         if let queue = try number("queue", in: 0...10_000) { service.queueLimit = queue }
-        if let megabytes = try number("max-upload-mb", in: 1...1024) { server.maxUploadBytes = megabytes << 20 }
+        if let megabytes = try number("max-upload-mb", in: 1...1024) {
+            server.maxUploadBytes = megabytes << 20
+            service.maxUploadBytes = megabytes << 20
+        }
         if let connections = try number("max-connections", in: 1...10_000) {
             server.connectionLimit = connections
             server.connectionLimitPerAddress = min(server.connectionLimitPerAddress, connections)
         }
         if let seconds = try number("idle-timeout", in: 1...3600) { server.idleTimeoutSeconds = seconds }
         if let seconds = try number("request-timeout", in: 1...3600) { server.requestTimeoutSeconds = seconds }
+        if let seconds = try number("header-timeout", in: 1...3600) { server.headerTimeoutSeconds = seconds }
+        if let percent = try number("address-share", in: 1...100) { server.addressSharePercent = percent }
+        _ = try number("memory-mb", in: 64...1_048_576)
         if let seconds = try number("stop-timeout", in: 0...3600) { server.drainTimeout = .seconds(seconds) }
         if let text = parsed.value("timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            guard let limit = Duration(seconds: text, atMost: 3600) else {
                 throw UsageError(
                     message: "Invalid value '\(text)' for '--timeout <SECONDS>': expected a number of seconds greater than 0, at most 3600."
                 )
             }
-            service.maxTimeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+            service.maxTimeLimit = limit
         }
         service.scan.engine.tessdataDirectory = parsed.value("tessdata")
         if let languages = parsed.value("lang") {
@@ -133,6 +176,16 @@ enum ServeCommand {
                 throw UsageError(message: "Invalid value: \(error.description).")
             }
         }
+    }
+
+    /// `--memory-mb`, already checked by `bind`.
+    static func memoryMegabytes(_ parsed: ParsedArguments) -> Int? {
+        parsed.value("memory-mb").flatMap { Int($0) }
+    }
+
+    /// `23.9` for 23 900 000.
+    static func megapixels(_ pixels: Int) -> String {
+        String(format: "%.1f", Double(pixels) / 1_000_000)
     }
 
     /// The text of `snap-poem serve --help`, generated from `options`.
@@ -152,14 +205,14 @@ enum ServeCommand {
         lines += [
             "",
             "ENDPOINTS:",
-            "  GET  /            the page: take a photo of a poem, change the name, send the note",
+            "  GET  /            the page: take a photo of a poem, change the name, fix a word, send the note",
             "  POST /v1/poems    the image as the body (options in the query) or multipart/form-data",
+            "  GET  /openapi.json  the API in OpenAPI 3",
             "  GET  /healthz     alive;  GET /readyz  taking new images;  GET /metrics  Prometheus",
             "",
             "EXAMPLES:",
             "  snap-poem serve",
-            "  curl --data-binary @Lenore.png -H 'Content-Type: image/png' \\",
-            "       'http://127.0.0.1:8080/v1/poems?replace=Lenore=Alex'",
+            "  curl --data-binary @Lenore.png 'http://127.0.0.1:8080/v1/poems?replace=Lenore=Alex'",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

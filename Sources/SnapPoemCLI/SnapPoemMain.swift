@@ -22,16 +22,17 @@ public enum SnapPoemMain {
         }
         let console = Console.standard
         let arguments = processArguments
-        if arguments.first == BatchWorkerMode.argument {
+        if arguments.first == workerArgument {
             // A batch worker: its supervisor (in another process group) decides about
-            // signals and stops it itself, so the default dispositions stay.
-            ThreadGuard.install(console: console)
-            Task.detached { exit(await BatchWorkerMode.run(Array(arguments.dropFirst()))) }
+            // signals and stops it itself, so the default dispositions stay. It is configured
+            // by its supervisor's first message, never by this command line.
+            ThreadGuard.install(console: console, unfinished: unfinished)
+            Task.detached { exit(await BatchWorker.serve()) }
             parkMainThread()
         }
         let plan = SnapPoemCommand.plan(arguments, console: console)
         if case .answered(let code) = plan { exit(SnapPoemCommand.exitCode(code, console: console)) }
-        ThreadGuard.install(console: console)
+        ThreadGuard.install(console: console, unfinished: unfinished)
         // Blocked before any thread exists (threads inherit it): a Ctrl-C that comes before
         // the signal sources are ready stays pending for them instead of being lost.
         var interrupts = sigset_t()
@@ -40,7 +41,7 @@ public enum SnapPoemMain {
         sigaddset(&interrupts, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &interrupts, nil)
         Task.detached {
-            let code = await run(plan, arguments: arguments, console: console)
+            let code = await run(plan, console: console)
             exit(SnapPoemCommand.exitCode(code, console: console))
         }
         parkMainThread()
@@ -48,6 +49,15 @@ public enum SnapPoemMain {
 
     /// The arguments without the program name, kept for the life of the process.
     private static let processArguments = Array(CommandLine.arguments.dropFirst())
+
+    /// The first argument that selects the hidden batch worker mode (`BatchWorker`), which a
+    /// batch's supervisor starts. Not in `--help`: it is meaningless without a supervisor on
+    /// descriptor 3.
+    static let workerArgument = "--internal-batch-worker"
+
+    /// The temporary files of this process's writes in progress, deleted when it must end at
+    /// once (a second Ctrl-C, a thread that cannot be created).
+    private static let unfinished = UnfinishedFiles()
 
     /// Leaves the main thread asleep for good, with every signal blocked, while the task
     /// runs on Swift's threads and ends the process with `exit`. Blocked here, SIGINT and
@@ -61,20 +71,10 @@ public enum SnapPoemMain {
         while true { pause() }
     }
 
-    /// Runs `snap-poem` with the process's arguments and returns its exit code.
-    public static func run() async -> Int32 {
-        let console = Console.standard
-        let arguments = processArguments
-        if arguments.first == BatchWorkerMode.argument {
-            return await BatchWorkerMode.run(Array(arguments.dropFirst()))
-        }
-        let code = await run(SnapPoemCommand.plan(arguments, console: console), arguments: arguments, console: console)
-        return SnapPoemCommand.exitCode(code, console: console)
-    }
-
     /// Carries out `plan` in a task that SIGINT and SIGTERM cancel. `serve` stops gracefully
     /// on the first signal and says itself how it ended; a batch returns 130.
-    static func run(_ plan: SnapPoemCommand.Plan, arguments: [String], console: Console) async -> Int32 {
+    static func run(_ plan: SnapPoemCommand.Plan, console: Console) async -> Int32 {
+        let unfinished = self.unfinished
         let stopsGracefully: Bool
         let task: Task<Int32, Never>
         switch plan {
@@ -86,9 +86,9 @@ public enum SnapPoemMain {
         case .scan(let options):
             stopsGracefully = false
             task = Task {
-                await BatchCommand.run(
-                    options: options, arguments: arguments, console: console, environment: ProcessInfo.processInfo.environment
-                ).rawValue
+                await BatchCommand(
+                    options: options, console: console, environment: ProcessInfo.processInfo.environment, unfinished: unfinished
+                ).run().rawValue
             }
         }
         var sources: [DispatchSourceSignal] = []
@@ -108,8 +108,8 @@ public enum SnapPoemMain {
                 // temporary files of those being written are removed first.
                 // Two signals in quick succession arrive as one event counting both.
                 if task.isCancelled || source.data > 1 {
-                    OutputFile.removeUnfinishedFiles()
-                    console.writeError("snap-poem: stopped at once (interrupted twice); nothing was left half-written\n")
+                    unfinished.removeAll()
+                    DiagnosticsEngine(console: console).say("stopped at once (interrupted twice); nothing was left half-written")
                     _exit(ExitCode.interrupted.rawValue)
                 }
                 task.cancel()

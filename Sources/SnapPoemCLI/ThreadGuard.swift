@@ -12,12 +12,12 @@ import Synchronization
 /// `threadCreationFailed`, which removes unfinished output files, says what happened and
 /// exits with 69. Nothing was written by then that could be left half-done.
 enum ThreadGuard {
-    /// The console the failure is reported on.
-    fileprivate static let reportingConsole = Mutex<Console?>(nil)
+    /// The console the failure is reported on, and the temporary files removed first.
+    fileprivate static let reporting = Mutex<(console: Console, unfinished: UnfinishedFiles)?>(nil)
 
     /// Arms the guard for this process (the executable's `main` only).
-    static func install(console: Console) {
-        reportingConsole.withLock { $0 = console }
+    static func install(console: Console, unfinished: UnfinishedFiles) {
+        reporting.withLock { $0 = (console, unfinished) }
         _ = snap_poem_guard_dispatch_threads(threadCreationFailed)
     }
 
@@ -28,14 +28,15 @@ enum ThreadGuard {
         if getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
             detail += "; the address-space limit (ulimit -v) is \(limit.rlim_cur / (1 << 20)) MiB"
         }
-        return "snap-poem: error: cannot start a thread (\(detail)); raise the limit or free memory\n"
+        let diagnostic = Diagnostic(.error, "cannot start a thread (\(detail)); raise the limit or free memory", category: .engine)
+        return DiagnosticsEngine.lines(diagnostic).joined(separator: "\n") + "\n"
     }
 }
 
 /// Called by `CProcessGuard` on the thread whose `pthread_create` failed; never returns.
 private let threadCreationFailed: snap_poem_thread_failure_handler = { error in
-    OutputFile.removeUnfinishedFiles()
-    let console = ThreadGuard.reportingConsole.withLock { $0 }
-    console?.writeError(ThreadGuard.message(error: error))
+    let reporting = ThreadGuard.reporting.withLock { $0 }
+    reporting?.unfinished.removeAll()
+    reporting?.console.writeError(ThreadGuard.message(error: error))
     _exit(ExitCode.ocrUnavailable.rawValue)
 }

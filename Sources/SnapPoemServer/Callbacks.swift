@@ -3,8 +3,8 @@ import Foundation
 import SnapPoemService
 
 // libmicrohttpd's callbacks: plain functions (never closures in main.swift, which would be
-// inferred @MainActor and trap on libmicrohttpd's thread). All of them run on libmicrohttpd's
-// polling thread, one at a time.
+// inferred @MainActor and trap on libmicrohttpd's thread). All of them run on the server's
+// loop thread (the one calling `MHD_run_wait`), one at a time.
 
 /// The access handler: called once when a request's headers are in, once per chunk of its
 /// body, once when the body is complete, and once more after the connection is resumed with
@@ -27,62 +27,43 @@ func accessHandler(
         let context = beginRequest(server: server, connection: connection, url: url, method: method)
         requestSlot.pointee = Unmanaged.passRetained(context).toOpaque()
         server.active.add(1, ordering: .relaxed)
-        if server.isDraining {
-            return queue(
-                server.service.refusal(
-                    .shuttingDown, method: context.method, path: context.path, requestID: context.id, uploadedBytes: 0),
-                on: connection, context: context, closing: true)
-        }
-        if let length = header(connection, "Content-Length").flatMap({ UInt64($0) }), length > UInt64(server.configuration.maxUploadBytes) {
-            // Refused before any of the body is read: with `Expect: 100-continue` the client
-            // never sends it; otherwise libmicrohttpd closes the connection after the answer.
-            context.overLimit = true
-            return queue(
-                server.service.refusal(
-                    .payloadTooLarge(limitBytes: server.configuration.maxUploadBytes), method: context.method, path: context.path,
-                    requestID: context.id, uploadedBytes: 0),
-                on: connection, context: context, closing: true)
-        }
-        if let type = header(connection, "Content-Type")?.lowercased(), type.hasPrefix("multipart/form-data") {
-            context.form = []
-            context.postProcessor = MHD_create_post_processor(connection, 64 << 10, formField, slot(of: context))
-            if context.postProcessor == nil { context.formBroken = true }
-        }
-        return .YES
+        return headersArrived(context, on: connection, server: server)
     }
 
     let context = Unmanaged<RequestContext>.fromOpaque(slot).takeUnretainedValue()
     let size = uploadDataSize.pointee
     if size > 0 {
-        // A chunk of the body.
+        // A chunk of the body: always taken whole; kept only while the request is within
+        // its limits.
         uploadDataSize.pointee = 0
         context.receivedBytes += size
-        let elapsed = ContinuousClock.now - context.start
-        if elapsed > .seconds(server.configuration.requestTimeoutSeconds) {
-            // libmicrohttpd cannot answer in the middle of a body; the connection is closed.
-            context.closedBecause = "request-timeout"
-            return .NO
-        }
-        if context.overLimit { return .YES }
-        if context.receivedBytes > server.configuration.maxUploadBytes {
+        if context.refusal != nil { return .YES }
+        if context.receivedBytes > context.bodyLimit {
             // A body without Content-Length (chunked) passed the limit: what came is dropped
             // at once and the rest is read and dropped as it comes; libmicrohttpd accepts an
-            // answer only before the body or after it, so the 413 follows its end.
-            context.overLimit = true
-            context.body = Data()
-            context.form = nil
-            if let processor = context.postProcessor {
-                MHD_destroy_post_processor(processor)
-                context.postProcessor = nil
-            }
+            // answer only before the body or after it, so the 413 follows its end (or the
+            // request timeout cuts the connection first).
+            refuse(context, .payloadTooLarge(limitBytes: context.bodyLimit), server: server)
             return .YES
+        }
+        if context.receivedBytes > context.reservedBytes {
+            // Counted as it grows, when the length was not declared.
+            let more = context.receivedBytes - context.reservedBytes
+            if let shortage = server.loop.budget.reserve(more, for: context.address) {
+                refuse(context, server.shortageError(shortage), server: server)
+                return .YES
+            }
+            context.reservedBytes += more
+            server.noteBufferedBytes()
         }
         guard let uploadData else { return .YES }
         if let processor = context.postProcessor {
-            if !context.formBroken, MHD_post_process(processor, uploadData, size) == .NO {
-                context.formBroken = true
+            // The parser stops at the first part over a limit (the field callback answers
+            // no, having noted why), or at a malformed body.
+            if MHD_post_process(processor, uploadData, size) == .NO || context.refusal != nil {
+                refuse(context, context.refusal ?? .unreadableForm, server: server)
             }
-        } else if !context.formBroken {
+        } else {
             uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
                 context.body.append($0, count: size)
             }
@@ -91,35 +72,87 @@ func accessHandler(
     }
 
     if let answer = context.answer.withLock({ $0 }), context.status == nil {
-        // Resumed with the service's answer.
+        // Resumed with the service's answer; a client that went away gets nothing.
+        if context.clientGone {
+            context.closedBecause = "client-gone"
+            return .NO
+        }
         return queue(answer, on: connection, context: context, closing: server.isDraining)
     }
-    guard !context.dispatched else { return .YES }
+    guard !context.dispatched, context.status == nil else { return .YES }
     // The body is complete.
+    if let processor = context.postProcessor {
+        // A form must end with its closing boundary: one cut short would otherwise lose the
+        // end of its last field without a word.
+        let complete = MHD_destroy_post_processor(processor) == .YES
+        context.postProcessor = nil
+        if !complete { refuse(context, .unreadableForm, server: server) }
+    }
+    if let refusal = context.refusal {
+        return queue(refusal: refusal, on: connection, context: context, server: server)
+    }
+    guard server.loop.budget.takePlace(for: context.address) else {
+        context.dropBody()
+        return queue(
+            refusal: .tooManyRequests(places: server.loop.budget.placesPerAddress, retryAfterSeconds: server.service.retryAfterSeconds),
+            on: connection, context: context, server: server)
+    }
+    context.holdsPlace = true
     context.dispatched = true
+    MHD_suspend_connection(connection)
+    server.dispatch(context, connection: ConnectionHandle(pointer: connection))
+    return .YES
+}
+
+/// What happens once the headers are in: an answer at once for everything that needs no
+/// engine (health, readiness, metrics, the page, errors), or the checks before any of the
+/// body is read (size, the body budget, the query's size), then the form parser.
+private func headersArrived(_ context: RequestContext, on connection: OpaquePointer, server: ServerCore) -> MHD_Result {
+    if server.isDraining {
+        return queue(refusal: .shuttingDown, on: connection, context: context, server: server)
+    }
+    let request = HTTPRequest(method: context.method, path: context.path, query: context.query, headers: context.headers, id: context.id)
+    if let immediate = server.service.immediateResponse(to: request) {
+        // Answered here, on the loop thread: no scan, queue or task can hold it up.
+        return queue(immediate, on: connection, context: context, closing: false)
+    }
+    if context.query.count > FormLimits.maxFields {
+        return queue(refusal: .tooManyFields(limit: FormLimits.maxFields), on: connection, context: context, server: server)
+    }
+    // The route's own bound when it is smaller (the page's note editor takes text only).
+    context.bodyLimit = min(server.configuration.maxUploadBytes, server.service.maximumBodyBytes(path: context.path) ?? .max)
+    let declared = header(connection, "Content-Length").flatMap { Int($0) }
+    if let declared, declared > context.bodyLimit {
+        // Refused before any of the body is read: with `Expect: 100-continue` the client
+        // never sends it; otherwise libmicrohttpd reads and drops it after the answer.
+        return queue(refusal: .payloadTooLarge(limitBytes: context.bodyLimit), on: connection, context: context, server: server)
+    }
+    if let declared, declared > 0 {
+        if let shortage = server.loop.budget.reserve(declared, for: context.address) {
+            return queue(refusal: server.shortageError(shortage), on: connection, context: context, server: server)
+        }
+        context.reservedBytes = declared
+        server.noteBufferedBytes()
+    }
+    if let type = header(connection, "Content-Type")?.lowercased(), type.hasPrefix("multipart/form-data") {
+        context.form = []
+        context.postProcessor = MHD_create_post_processor(connection, 64 << 10, formField, Unmanaged.passUnretained(context).toOpaque())
+        if context.postProcessor == nil { context.refusal = .unreadableForm }
+    }
+    return .YES
+}
+
+/// Records why `context` is refused while its body arrives, and lets go of what it holds.
+private func refuse(_ context: RequestContext, _ error: ServiceError, server: ServerCore) {
+    if context.refusal == nil { context.refusal = error }
     if let processor = context.postProcessor {
         MHD_destroy_post_processor(processor)
         context.postProcessor = nil
     }
-    if context.overLimit {
-        return queue(
-            server.service.refusal(
-                .payloadTooLarge(limitBytes: server.configuration.maxUploadBytes), method: context.method, path: context.path,
-                requestID: context.id, uploadedBytes: context.receivedBytes),
-            on: connection, context: context, closing: true)
-    }
-    if context.formBroken {
-        return queue(
-            server.service.refusal(
-                ServiceError(
-                    status: 400, code: "bad_form",
-                    message: "the multipart/form-data body could not be parsed (a missing boundary, or a part cut short)"),
-                method: context.method, path: context.path, requestID: context.id, uploadedBytes: context.receivedBytes),
-            on: connection, context: context, closing: true)
-    }
-    MHD_suspend_connection(connection)
-    server.dispatch(context, connection: ConnectionHandle(pointer: connection))
-    return .YES
+    context.dropBody()
+    server.loop.budget.release(context.reservedBytes, for: context.address)
+    context.reservedBytes = 0
+    server.noteBufferedBytes()
 }
 
 /// Creates the request's context from its headers and query.
@@ -127,11 +160,24 @@ private func beginRequest(
     server: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?
 ) -> RequestContext {
     let id = HTTPRequest.acceptedID(header(connection, "X-Request-Id")) ?? HTTPRequest.newID()
+    let state = connectionState(connection)
     let context = RequestContext(
-        id: id, method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/")
+        id: id, method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
+        address: state?.address ?? "-")
     context.headers = values(of: connection, kind: .HEADER_KIND)
     context.query = values(of: connection, kind: .GET_ARGUMENT_KIND)
+    state?.request = context
     return context
+}
+
+/// Refuses the request with `error`, in the service's shape, and closes the connection (the
+/// rest of a body is not wanted).
+private func queue(refusal error: ServiceError, on connection: OpaquePointer, context: RequestContext, server: ServerCore)
+    -> MHD_Result
+{
+    let response = server.service.refusal(
+        error, method: context.method, path: context.path, requestID: context.id, uploadedBytes: context.receivedBytes)
+    return queue(response, on: connection, context: context, closing: true)
 }
 
 /// Sends `response` (copied into libmicrohttpd's own buffer) and notes it for the log line.
@@ -145,9 +191,15 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
         return .NO
     }
     defer { MHD_destroy_response(created) }
+    var headerBytes = 0
     for field in response.headers {
-        // A header with a line break would split the response; the service never makes one.
+        // A header with a line break would split the response; the service never makes one,
+        // nor headers that together pass `HTTPResponse.maximumHeaderBytes` (libmicrohttpd
+        // builds them in the connection's memory pool, and one that does not fit there is
+        // no answer at all).
         guard !field.value.contains(where: { $0 == "\r" || $0 == "\n" }) else { continue }
+        headerBytes += field.name.utf8.count + field.value.utf8.count + 4
+        guard headerBytes <= HTTPResponse.maximumHeaderBytes else { break }
         _ = MHD_add_response_header(created, field.name, field.value)
     }
     if closing { _ = MHD_add_response_header(created, "Connection", "close") }
@@ -156,8 +208,8 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
     return MHD_queue_response(connection, UInt32(response.status), created)
 }
 
-/// Called by libmicrohttpd when a request is over, answered or not: writes its log line and
-/// frees its context.
+/// Called by libmicrohttpd when a request is over, answered or not: gives back what it held,
+/// writes its log line and frees its context.
 func requestCompleted(
     _ serverContext: UnsafeMutableRawPointer?,
     _ connection: OpaquePointer?,
@@ -176,8 +228,58 @@ func requestCompleted(
         MHD_destroy_post_processor(processor)
         context.postProcessor = nil
     }
+    context.dropBody()
+    server.loop.budget.release(context.reservedBytes, for: context.address)
+    context.reservedBytes = 0
+    if context.holdsPlace {
+        server.loop.budget.returnPlace(for: context.address)
+        context.holdsPlace = false
+    }
+    server.noteBufferedBytes()
+    if let connection, let state = connectionState(connection) {
+        if context.closedBecause == nil { context.closedBecause = state.cutBecause }
+        state.request = nil
+        state.completedRequests += 1
+        state.phaseStart = .now
+    }
     server.log(RequestLogLine(context: context, termination: termination).text)
     server.active.subtract(1, ordering: .relaxed)
+}
+
+/// Called by libmicrohttpd when a connection opens and when it closes: keeps its
+/// `ConnectionState`, which the housekeeping looks at for deadlines and clients gone.
+func connectionNotified(
+    _ serverContext: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ event: MHD_ConnectionNotificationCode
+) {
+    guard let serverContext, let connection, let socketContext else { return }
+    let server = Unmanaged<ServerCore>.fromOpaque(serverContext).takeUnretainedValue()
+    switch event {
+    case .CONNECTION_NOTIFY_STARTED:
+        let state = ConnectionState(
+            connection: connection, descriptor: snap_poem_connection_descriptor(connection),
+            address: ConnectionState.numeric(snap_poem_connection_address(connection)))
+        socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        server.loop.connections[ObjectIdentifier(state)] = state
+        server.metrics.connectionsOpen.add(1, ordering: .relaxed)
+    default:
+        guard let opaque = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        let state = Unmanaged<ConnectionState>.fromOpaque(opaque).takeRetainedValue()
+        server.loop.connections[ObjectIdentifier(state)] = nil
+        server.metrics.connectionsOpen.subtract(1, ordering: .relaxed)
+        if let reason = state.cutBecause, state.request == nil, state.completedRequests == 0 {
+            // Cut off before its headers were in: no request to log, so a line of its own.
+            server.log(RequestLogLine(cutConnectionAfter: ContinuousClock.now - state.phaseStart, reason: reason).text)
+        }
+    }
+}
+
+/// The connection's `ConnectionState`.
+private func connectionState(_ connection: OpaquePointer) -> ConnectionState? {
+    snap_poem_connection_context(connection).map { Unmanaged<ConnectionState>.fromOpaque($0).takeUnretainedValue() }
 }
 
 /// libmicrohttpd's form parser hands each field here in chunks.
@@ -195,9 +297,14 @@ private func formField(
     guard let requestContext, let key else { return .NO }
     let context = Unmanaged<RequestContext>.fromOpaque(requestContext).takeUnretainedValue()
     let bytes = data.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: size) }
-    context.appendFormData(
+    if let refusal = context.appendFormData(
         name: String(cString: key), filename: filename.map { String(cString: $0) }, contentType: contentType.map { String(cString: $0) },
         offset: offset, bytes: bytes ?? UnsafeBufferPointer(start: nil, count: 0))
+    {
+        // Refused at the first part over a limit: the parser stops here.
+        context.refusal = refusal
+        return .NO
+    }
     return .YES
 }
 
@@ -209,11 +316,6 @@ func libmicrohttpdMessage(_ serverContext: UnsafeMutableRawPointer?, _ format: U
     let text = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     let message = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     Unmanaged<ServerCore>.fromOpaque(serverContext).takeUnretainedValue().note(message)
-}
-
-/// The retained-elsewhere pointer of a context, for the form parser's callback.
-private func slot(of context: RequestContext) -> UnsafeMutableRawPointer {
-    Unmanaged.passUnretained(context).toOpaque()
 }
 
 /// The first value of a request header.

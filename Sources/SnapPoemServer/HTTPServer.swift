@@ -6,12 +6,19 @@ import Synchronization
 /// The HTTP server under `snap-poem serve`: libmicrohttpd frames requests and the
 /// `PoemService` answers them.
 ///
-/// libmicrohttpd runs one internal polling thread (epoll) for every connection. That thread
-/// only moves bytes: it collects headers and the body (refusing bodies over the limit with
-/// 413, from `Content-Length` before reading any of it), parses forms with libmicrohttpd's
-/// own `MHD_PostProcessor`, then suspends the connection (`MHD_suspend_connection`) and
-/// hands the request to a Swift task. Recognition never runs on the polling thread; when the
-/// task has the answer it resumes the connection and the polling thread sends it.
+/// One loop thread of the server's own runs libmicrohttpd (`MHD_run_wait` over epoll) for
+/// every connection, and between two rounds looks after them: a request whose headers, or
+/// whose headers and body, take longer than their deadlines is cut off (`shutdown` of its
+/// socket, on this same thread, so that libmicrohttpd never reuses it meanwhile); a client
+/// that hangs up while the service works on its request has the request's task cancelled.
+/// The thread only moves bytes and keeps budgets: it collects headers and the body,
+/// refuses what is over a limit before reading it (413 from `Content-Length`, 503 once the
+/// bodies held pass the upload budget, 429 past an address's share), parses forms with
+/// libmicrohttpd's own `MHD_PostProcessor` (refusing at the first part over a limit), and
+/// answers at once everything that needs no engine: `/healthz`, `/readyz`, `/metrics`, the
+/// page, errors. No scan, personalisation or export can hold those up. A request for a
+/// poem is suspended (`MHD_suspend_connection`) and handed to a Swift task; when the task
+/// has the answer it resumes the connection and the loop sends it.
 ///
 /// Nothing of a request is written to disk or logged beyond one line when it completes:
 /// method, path, status, bytes in and out, milliseconds, request id.
@@ -26,27 +33,30 @@ public final class HTTPServer: Sendable {
     private let daemon: DaemonHandle
     private let stopped = Atomic<Bool>(false)
 
-    /// Binds the address and starts libmicrohttpd's thread.
+    /// Binds the address and starts the loop thread.
     ///
-    /// - Parameter log: receives each request's log line and the server's own notes.
+    /// - Parameter log: receives each request's log line and the server's own notes; its
+    ///   dropped lines are counted in `/metrics`.
     /// - Throws: `ServerError` when the address cannot be bound or libmicrohttpd refuses to
     ///   start.
-    public init(service: PoemService, configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void) throws(ServerError) {
+    public init(service: PoemService, configuration: ServerConfiguration, log: ServerLog) throws(ServerError) {
         let socket = try ListeningSocket(host: configuration.host, port: configuration.port, backlog: 128)
         let core = ServerCore(service: service, configuration: configuration, log: log)
         let context = Unmanaged.passUnretained(core).toOpaque()
-        let flags =
-            MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        // No internal thread: the loop thread below calls MHD_run_wait itself.
+        let flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         let logger: MHD_LogCallback = libmicrohttpdMessage
         let completed: MHD_RequestCompletedCallback = requestCompleted
+        let notified: MHD_NotifyConnectionCallback = connectionNotified
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
             MHD_OptionItem(
                 option: .PER_IP_CONNECTION_LIMIT, value: configuration.connectionLimitPerAddress, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: 128 << 10, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: ServerConfiguration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: context),
+            MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(notified, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .EXTERNAL_LOGGER, value: unsafeBitCast(logger, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
@@ -67,6 +77,8 @@ public final class HTTPServer: Sendable {
         self.port = socket.port
         self.core = core
         self.daemon = DaemonHandle(pointer: started)
+        service.setAdditionalMetrics { [core] in core.metricsText() }
+        core.startLoop(daemon: DaemonHandle(pointer: started))
     }
 
     /// Stops libmicrohttpd if `stop()` was never called (its thread must not outlive the
@@ -74,6 +86,7 @@ public final class HTTPServer: Sendable {
     deinit {
         if !stopped.load(ordering: .relaxed) {
             _ = core.cancelRemaining()
+            core.endLoop()
             MHD_stop_daemon(daemon.pointer)
         }
     }
@@ -87,9 +100,12 @@ public final class HTTPServer: Sendable {
     public func stop() async {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         core.beginDraining()
-        let listener = MHD_quiesce_daemon(daemon.pointer)
-        if listener >= 0 { close(listener) }
         let clock = ContinuousClock()
+        // The loop closes the listening socket (MHD_quiesce_daemon) at its next round.
+        let quiesceDeadline = clock.now.advanced(by: .seconds(2))
+        while !core.isQuiesced, clock.now < quiesceDeadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         let deadline = clock.now.advanced(by: configuration.drainTimeout)
         while core.active.load(ordering: .relaxed) > 0, clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
@@ -104,46 +120,81 @@ public final class HTTPServer: Sendable {
         while core.suspended.load(ordering: .relaxed) > 0, clock.now < hardDeadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        // Give the polling thread a moment to send what was just answered.
+        // Give the loop a moment to send what was just answered.
         let sendDeadline = clock.now.advanced(by: .seconds(2))
         while core.active.load(ordering: .relaxed) > 0, clock.now < sendDeadline {
             try? await Task.sleep(for: .milliseconds(20))
+        }
+        core.requestLoopEnd()
+        while !core.loopEnded {
+            try? await Task.sleep(for: .milliseconds(5))
         }
         MHD_stop_daemon(daemon.pointer)
     }
 }
 
-/// The daemon pointer, used only to quiesce and stop it.
-private struct DaemonHandle: @unchecked Sendable {
+/// The daemon pointer, used by the loop thread and to stop it.
+struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
+/// What only the loop thread touches: the connections and the upload budget. Reached through
+/// `ServerCore.loop`, from libmicrohttpd's callbacks and the housekeeping, which all run on
+/// that one thread (which is what makes the `@unchecked Sendable` sound).
+final class LoopState: @unchecked Sendable {
+    var connections: [ObjectIdentifier: ConnectionState] = [:]
+    var budget: UploadBudget
+    /// When clients were last looked at for having gone.
+    var lastGoneCheck = ContinuousClock.now
+
+    init(budget: UploadBudget) {
+        self.budget = budget
+    }
+}
+
 /// What libmicrohttpd's callbacks reach through their context pointer: the service, the
-/// limits, the log, and the counts a stop waits on.
+/// limits, the log, the loop's state and the counts a stop waits on.
 final class ServerCore: Sendable {
     let service: PoemService
     let configuration: ServerConfiguration
-    let log: @Sendable (String) -> Void
+    let logger: ServerLog
+    let loop: LoopState
+    let metrics = ServerMetrics()
     /// Requests begun and not completed.
     let active = Atomic<Int>(0)
     /// Connections suspended while the service answers.
     let suspended = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
+    private let quiesced = Atomic<Bool>(false)
+    private let endRequested = Atomic<Bool>(false)
+    private let ended = Atomic<Bool>(false)
     private let running = Mutex<[ObjectIdentifier: Task<Void, Never>]>([:])
     private let startup = Mutex<[String]?>([])
 
-    init(service: PoemService, configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void) {
+    init(service: PoemService, configuration: ServerConfiguration, log: ServerLog) {
         self.service = service
         self.configuration = configuration
-        self.log = log
+        self.logger = log
+        let places = service.configuration.workers + service.configuration.queueLimit
+        loop = LoopState(
+            budget: UploadBudget(
+                totalBytes: configuration.maxBufferedBodyBytes,
+                bytesPerAddress: min(
+                    configuration.maxBufferedBodyBytes,
+                    max(configuration.maxUploadBytes, configuration.maxBufferedBodyBytes * configuration.addressSharePercent / 100)),
+                placesPerAddress: max(1, places * configuration.addressSharePercent / 100)))
     }
 
     var isDraining: Bool { draining.load(ordering: .relaxed) }
+    var isQuiesced: Bool { quiesced.load(ordering: .relaxed) }
+    var loopEnded: Bool { ended.load(ordering: .relaxed) }
 
     func beginDraining() {
         draining.store(true, ordering: .relaxed)
         service.beginDraining()
     }
+
+    func log(_ line: String) { logger.write(line) }
 
     /// Keeps a message of libmicrohttpd while the daemon starts (to explain a failure);
     /// later ones are dropped, since each request's own line says how it ended.
@@ -155,9 +206,116 @@ final class ServerCore: Sendable {
 
     func finishStartup() { startup.withLock { $0 = nil } }
 
+    /// The server's own lines of `/metrics`.
+    func metricsText() -> String {
+        metrics.render(
+            bufferedBytes: metrics.bufferedBytes.load(ordering: .relaxed), bufferedLimit: configuration.maxBufferedBodyBytes,
+            droppedLogLines: logger.droppedLines)
+    }
+
+    /// Publishes the bytes held by the upload budget (read by `/metrics`).
+    func noteBufferedBytes() {
+        metrics.bufferedBytes.store(loop.budget.heldBytes, ordering: .relaxed)
+    }
+
+    /// Why an upload cannot be held, as the client is told.
+    func shortageError(_ shortage: UploadBudget.Shortage) -> ServiceError {
+        switch shortage {
+        case .total:
+            metrics.refusedUploads.add(1, ordering: .relaxed)
+            return .tooManyUploads(limitBytes: loop.budget.totalBytes, retryAfterSeconds: service.retryAfterSeconds)
+        case .address:
+            metrics.refusedUploads.add(1, ordering: .relaxed)
+            return .addressUploadsBusy(limitBytes: loop.budget.bytesPerAddress, retryAfterSeconds: service.retryAfterSeconds)
+        }
+    }
+
+    // MARK: The loop thread
+
+    func startLoop(daemon: DaemonHandle) {
+        let thread = Thread { [self] in runLoop(daemon) }
+        thread.name = "snap-poem.http"
+        thread.start()
+    }
+
+    func requestLoopEnd() { endRequested.store(true, ordering: .relaxed) }
+
+    /// Ends the loop and waits for it (for `deinit`).
+    func endLoop() {
+        requestLoopEnd()
+        while !loopEnded { usleep(2_000) }
+    }
+
+    private func runLoop(_ daemon: DaemonHandle) {
+        while !endRequested.load(ordering: .relaxed) {
+            // Woken by network activity, by MHD_resume_connection from a task, or after
+            // 50 ms at most, so that deadlines are looked at often enough.
+            _ = MHD_run_wait(daemon.pointer, 50)
+            housekeeping()
+            if isDraining, !isQuiesced {
+                let listener = MHD_quiesce_daemon(daemon.pointer)
+                if listener >= 0 { close(listener) }
+                quiesced.store(true, ordering: .relaxed)
+            }
+        }
+        ended.store(true, ordering: .relaxed)
+    }
+
+    /// Between two rounds of libmicrohttpd: cuts off connections past their deadlines, and
+    /// cancels the work of clients that have gone.
+    private func housekeeping() {
+        let now = ContinuousClock.now
+        let headerLimit = Duration.seconds(configuration.headerTimeoutSeconds)
+        let keptAliveLimit = Duration.seconds(configuration.headerTimeoutSeconds + configuration.idleTimeoutSeconds)
+        let requestLimit = Duration.seconds(configuration.requestTimeoutSeconds)
+        var waiting: [ConnectionState] = []
+        for state in loop.connections.values where state.cutBecause == nil {
+            if let request = state.request {
+                guard request.status == nil else { continue }  // answered: being sent
+                if request.dispatched {
+                    if !request.clientGone { waiting.append(state) }
+                } else if now - state.phaseStart > requestLimit {
+                    cut(state, because: "request-timeout")
+                }
+            } else if now - state.phaseStart > (state.completedRequests == 0 ? headerLimit : keptAliveLimit) {
+                cut(state, because: "header-timeout")
+            }
+        }
+        guard !waiting.isEmpty, now - loop.lastGoneCheck >= .milliseconds(100) else { return }
+        loop.lastGoneCheck = now
+        // A suspended connection is not watched by libmicrohttpd: poll its socket for the
+        // client's hang-up (POLLRDHUP, Linux's 0x2000: the peer closed its end).
+        let hangUp = Int16(0x2000) | Int16(POLLHUP) | Int16(POLLERR)
+        var polled = waiting.map { pollfd(fd: $0.descriptor, events: Int16(0x2000), revents: 0) }
+        guard poll(&polled, nfds_t(polled.count), 0) > 0 else { return }
+        for (state, entry) in zip(waiting, polled) where entry.revents & hangUp != 0 {
+            guard let request = state.request, !request.clientGone else { continue }
+            request.clientGone = true
+            request.closedBecause = "client-gone"
+            request.task?.cancel()
+            metrics.abandoned.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// Cuts a connection off: its socket is shut down, and libmicrohttpd closes it at its next
+    /// round (the descriptor stays its own until then).
+    private func cut(_ state: ConnectionState, because reason: String) {
+        state.cutBecause = reason
+        state.request?.closedBecause = reason
+        shutdown(state.descriptor, Int32(SHUT_RDWR))
+        if reason == "header-timeout" {
+            metrics.headerTimeouts.add(1, ordering: .relaxed)
+        } else {
+            metrics.requestTimeouts.add(1, ordering: .relaxed)
+        }
+    }
+
+    // MARK: Work
+
     /// Runs the service for `context` in a task, then resumes `connection`.
     func dispatch(_ context: RequestContext, connection: ConnectionHandle) {
         let request = context.request
+        // The task has the request now; what the context held is let go when it completes.
         let service = self.service
         suspended.add(1, ordering: .relaxed)
         let key = ObjectIdentifier(context)

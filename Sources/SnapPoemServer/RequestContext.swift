@@ -6,9 +6,9 @@ import Synchronization
 /// One request's state, from its headers to its completion. libmicrohttpd keeps a pointer to
 /// it (retained) in the connection's request slot until the request completes.
 ///
-/// Threading: everything but `answer` is touched only on libmicrohttpd's polling thread
-/// (the access handler and the completion callback run there, one at a time). `answer` is
-/// written by the task that runs the service and read by the polling thread after
+/// Threading: everything but `answer` is touched only on the server's loop thread (the
+/// access handler, the completion callback and the housekeeping run there, one at a time).
+/// `answer` is written by the task that runs the service and read by the loop thread after
 /// `MHD_resume_connection`.
 final class RequestContext: @unchecked Sendable {
     /// The request's identifier.
@@ -17,6 +17,8 @@ final class RequestContext: @unchecked Sendable {
     let method: String
     /// The path, decoded.
     let path: String
+    /// The client's address.
+    let address: String
     /// When the headers were complete.
     let start = ContinuousClock.now
     /// The headers.
@@ -27,31 +29,43 @@ final class RequestContext: @unchecked Sendable {
     var body = Data()
     /// The form's parts, when the body is `multipart/form-data`.
     var form: [FormPart]?
+    /// Text fields of the form seen so far, and the photo fields by name.
+    private(set) var textParts = 0
+    private var photoParts: [String: Int] = [:]
     /// libmicrohttpd's form parser for this request, when it has one.
     var postProcessor: OpaquePointer?
+    /// The largest body this request may send: the upload limit, or its route's smaller one.
+    var bodyLimit = 0
     /// Body bytes received so far.
     var receivedBytes = 0
-    /// The body passed the upload limit: the rest is read and dropped, then 413.
-    var overLimit = false
-    /// The form parser refused the body.
-    var formBroken = false
+    /// Bytes of the shared body budget this request holds (`UploadBudget`).
+    var reservedBytes = 0
+    /// Whether the request holds one of its address's places in the service.
+    var holdsPlace = false
+    /// Why the request is refused, found while its body arrived (a part over a limit, the
+    /// body budget spent): the rest of the body is read and dropped, then this is the answer.
+    var refusal: ServiceError?
     /// The request was handed to the service.
     var dispatched = false
+    /// The client went away while the service worked on the request: its task is cancelled
+    /// and nothing is sent.
+    var clientGone = false
     /// The status of the response queued, for the log line.
     var status: Int?
     /// The response's body size, for the log line.
     var sentBytes = 0
     /// Why the connection was closed without an answer, for the log line.
     var closedBecause: String?
-    /// The task running the service, cancelled if a stop runs out of time.
+    /// The task running the service, cancelled if the client goes or a stop runs out of time.
     var task: Task<Void, Never>?
     /// The service's answer, set by `task`.
     let answer = Mutex<HTTPResponse?>(nil)
 
-    init(id: String, method: String, path: String) {
+    init(id: String, method: String, path: String, address: String) {
         self.id = id
         self.method = method
         self.path = path
+        self.address = address
     }
 
     /// The request as the service takes it.
@@ -59,15 +73,41 @@ final class RequestContext: @unchecked Sendable {
         HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, form: form, id: id)
     }
 
+    /// Lets go of everything received (after a refusal, or once the service has it).
+    func dropBody() {
+        body = Data()
+        form = form == nil ? nil : []
+    }
+
     /// Adds a chunk of a form part, as libmicrohttpd's parser delivers them: a part begins at
-    /// offset 0 and continues at later offsets.
-    func appendFormData(name: String, filename: String?, contentType: String?, offset: UInt64, bytes: UnsafeBufferPointer<UInt8>) {
+    /// offset 0 and continues at later offsets. Parts are appended in place (never by copying
+    /// the list), and the form's limits are checked as the parts arrive: at most
+    /// `FormLimits.maxFields` text fields of at most `FormLimits.maxFieldBytes` each, and one
+    /// of each photo field (`FormLimits.photoFields`, bounded by the upload limit).
+    ///
+    /// - Returns: the refusal when this chunk passed a limit; the caller stops the parser.
+    func appendFormData(name: String, filename: String?, contentType: String?, offset: UInt64, bytes: UnsafeBufferPointer<UInt8>)
+        -> ServiceError?
+    {
+        if form == nil { form = [] }
         if offset == 0 || form?.last?.name != name {
-            form = (form ?? []) + [FormPart(name: name, data: Array(bytes), filename: filename, contentType: contentType)]
-        } else if var last = form?.popLast() {
-            last.data.append(contentsOf: bytes)
-            form?.append(last)
+            if FormLimits.photoFields.contains(name) {
+                photoParts[name, default: 0] += 1
+                if photoParts[name, default: 0] > 1 {
+                    return .duplicateField(name)
+                }
+            } else {
+                textParts += 1
+                if textParts > FormLimits.maxFields { return .tooManyFields(limit: FormLimits.maxFields) }
+            }
+            form!.append(FormPart(name: name, bytes: Data(bytes), filename: filename, contentType: contentType))
+        } else {
+            form![form!.count - 1].data.append(bytes)
         }
+        if !FormLimits.photoFields.contains(name), let last = form?.last, last.data.count > FormLimits.maxFieldBytes {
+            return .fieldTooLarge(name: name, limit: FormLimits.maxFieldBytes)
+        }
+        return nil
     }
 }
 

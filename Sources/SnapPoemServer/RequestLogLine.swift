@@ -9,8 +9,10 @@ import Foundation
 ///
 /// Only the path is logged, never the query (it holds the names) nor anything of the body.
 /// A request that ended without an answer has `status=-` and `end=` with the reason
-/// (`client-abort`, `timeout`, `request-timeout`, `shutdown`, `error`). Every value is
-/// escaped, so a client cannot forge a line.
+/// (`client-abort`, `client-gone` (it hung up while its poem was being read; the work was
+/// cancelled), `timeout` (idle), `header-timeout`, `request-timeout`, `shutdown`, `error`).
+/// A connection cut off before its headers were in gets a line of its own, with `id=-`,
+/// `method=-` and `path=-`. Every value is escaped, so a client cannot forge a line.
 struct RequestLogLine {
     let text: String
 
@@ -23,6 +25,10 @@ struct RequestLogLine {
             ("in", "\(context.receivedBytes)"), ("out", "\(context.status == nil ? 0 : context.sentBytes)"), ("ms", "\(milliseconds)"),
         ]
         let end: String?
+        if context.clientGone {
+            fields[4].1 = "-"
+            fields[6].1 = "0"
+        }
         switch termination {
         case .REQUEST_TERMINATED_COMPLETED_OK: end = nil
         case .REQUEST_TERMINATED_TIMEOUT_REACHED: end = "timeout"
@@ -32,6 +38,13 @@ struct RequestLogLine {
         }
         if let reason = context.closedBecause ?? end { fields.append(("end", reason)) }
         text = fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+    }
+
+    /// The line of a connection cut off before its headers were in.
+    init(cutConnectionAfter elapsed: Duration, reason: String, now: Date = Date()) {
+        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        text =
+            "time=\(Self.timestamp(now)) id=- method=- path=- status=- in=0 out=0 ms=\(milliseconds) end=\(Self.escaped(reason, limit: 32))"
     }
 
     /// Printable ASCII other than space, `"` and `\` is kept; anything else is written as

@@ -12,14 +12,31 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Seconds a connection may stay silent (keep-alive, or a stalled upload) before it is
     /// closed.
     public var idleTimeoutSeconds: Int
+    /// Seconds a request's headers may take to arrive, from the connection's start (on a
+    /// kept-alive connection, from the previous answer plus `idleTimeoutSeconds`); a client
+    /// that trickles them slower is cut off.
+    public var headerTimeoutSeconds: Int
     /// Seconds a request may take to arrive whole (headers and body); a client that trickles
     /// its upload slower is cut off.
     public var requestTimeoutSeconds: Int
     /// The largest request body accepted, in bytes: bigger declared bodies are refused with
     /// 413 before any of it is read, bigger streamed ones as soon as they pass it.
     public var maxUploadBytes: Int
+    /// The most request body bytes held at once over all connections (arriving, waiting for
+    /// an engine, or being read); an upload that would pass it is refused with 503 before any
+    /// of it is read. `MemoryPlan.bufferedBodyBytes` sets it from the memory budget.
+    public var maxBufferedBodyBytes: Int
+    /// The share, in percent, of the body budget and of the service's places (engines and
+    /// queue) that one client address may hold at once; past it, 429. 100 switches the
+    /// shares off (behind a proxy every client has the proxy's address).
+    public var addressSharePercent: Int
     /// How long a stop waits for requests in flight to finish before cancelling them.
     public var drainTimeout: Duration
+
+    /// libmicrohttpd's memory per connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`): the
+    /// request line and headers (larger ones get 431), the read buffer, the answer's
+    /// headers. 128 KiB.
+    public static let connectionMemoryBytes = 128 << 10
 
     /// Creates a configuration.
     public init(
@@ -28,8 +45,11 @@ public struct ServerConfiguration: Sendable, Equatable {
         connectionLimit: Int = 64,
         connectionLimitPerAddress: Int = 16,
         idleTimeoutSeconds: Int = 15,
+        headerTimeoutSeconds: Int = 10,
         requestTimeoutSeconds: Int = 60,
         maxUploadBytes: Int = 20 << 20,
+        maxBufferedBodyBytes: Int = 128 << 20,
+        addressSharePercent: Int = 25,
         drainTimeout: Duration = .seconds(40)
     ) {
         self.host = host
@@ -37,8 +57,11 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.connectionLimit = max(1, connectionLimit)
         self.connectionLimitPerAddress = max(1, connectionLimitPerAddress)
         self.idleTimeoutSeconds = max(1, idleTimeoutSeconds)
+        self.headerTimeoutSeconds = max(1, headerTimeoutSeconds)
         self.requestTimeoutSeconds = max(1, requestTimeoutSeconds)
         self.maxUploadBytes = max(1, maxUploadBytes)
+        self.maxBufferedBodyBytes = max(self.maxUploadBytes, maxBufferedBodyBytes)
+        self.addressSharePercent = min(100, max(1, addressSharePercent))
         self.drainTimeout = drainTimeout
     }
 }

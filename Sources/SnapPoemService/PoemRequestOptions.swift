@@ -10,15 +10,10 @@ import SnapPoem
 struct PoemRequestOptions: Sendable {
     /// What the scan does.
     var scan: ScanConfiguration
-    /// The format of the answer.
-    var format: ExportFormat = .text
-    /// `to`, for `format=eml`.
-    var to: [EmailAddress] = []
-    /// `subject`, for `format=eml`.
-    var subject: String?
-    /// `sideBySide`, for `format=html`: the page with the annotated photo beside the poem
-    /// (`SideBySideHTMLExporter`); the scan then keeps its upright image.
-    var sideBySide = false
+    /// What is made of the poem: `format`, and `to` and `subject` for `format=eml`,
+    /// `sideBySide` for `format=html` (the library's request, bound by the rules the command
+    /// line shares).
+    var export = ExportRequest()
 
     /// The HTTP spelling of each scan option: the command line's long name in camelCase.
     static let scanFields: [String: ScanOption] = Dictionary(
@@ -74,7 +69,7 @@ struct PoemRequestOptions: Sendable {
         if let limit = scan.recognition.timeLimit, scanValues[.timeout] != nil {
             guard limit <= maxTimeLimit else {
                 throw .badOption(
-                    "invalid value '\(scanValues[.timeout]?.last ?? "")' for 'timeout': this server allows at most \(Self.seconds(maxTimeLimit)) s"
+                    "invalid value '\(scanValues[.timeout]?.last ?? "")' for 'timeout': this server allows at most \(maxTimeLimit.secondsText) s"
                 )
             }
         } else {
@@ -83,40 +78,36 @@ struct PoemRequestOptions: Sendable {
         try bindExport(exportValues)
     }
 
-    /// Binds `format`, `to` and `subject`, and asks the scan for the Tesseract rendering the
-    /// format needs.
+    /// Binds `format`, `to`, `subject` and `sideBySide` (`ExportRequest.apply(_:)`), and ties
+    /// the request to the scan (`ExportRequest.prepare(_:)`: the Tesseract rendering the
+    /// format needs, the upright image for the side-by-side page).
     private mutating func bindExport(_ values: [String: String]) throws(ServiceError) {
-        if let text = values["format"] {
-            guard let format = ExportFormat(rawValue: text.lowercased()) else {
-                let names = ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                throw .badOption("invalid value '\(text)' for 'format': expected one of \(names)")
-            }
-            self.format = format
-        }
-        for name in ["to", "subject"] where values[name] != nil && format != .eml {
-            throw .badOption("'\(name)' applies only to format=eml")
-        }
+        var given: [ExportOption: String] = [:]
+        if let text = values["format"] { given[.format] = text }
+        if let text = values["to"] { given[.to] = text }
+        if let text = values["subject"] { given[.subject] = text }
         if let text = values["sideBySide"] {
             switch text.lowercased() {
-            case "", "true", "1", "yes", "on": sideBySide = true
-            case "false", "0", "no", "off": sideBySide = false
+            case "", "true", "1", "yes", "on": given[.sideBySide] = ""
+            case "false", "0", "no", "off": break
             default: throw .badOption("invalid value '\(text)' for 'sideBySide': expected true or false")
             }
-            if sideBySide, format != .html { throw .badOption("'sideBySide' applies only to format=html") }
-            scan.keepsUprightImage = sideBySide
         }
-        do throws(SnapPoemError) {
-            if let to = values["to"] { self.to = try EmailAddress.list(parsing: to) }
-            if let subject = values["subject"] {
-                try EmailDraftOptions.validate(subject: subject)
-                self.subject = subject
-            }
+        do throws(ExportOptionError) {
+            try export.apply(given)
         } catch {
-            throw .badOption(error.description)
+            switch error {
+            case .invalidValue(let option, let value, let expected):
+                throw .badOption("invalid value '\(value)' for '\(option.rawValue)': expected \(expected)")
+            case .rejected(_, let error):
+                throw .badOption(error.description)
+            case .notApplicable(.sideBySide):
+                throw .badOption("'sideBySide' applies only to format=html")
+            case .notApplicable(let option):
+                throw .badOption("'\(option.rawValue)' applies only to format=eml")
+            }
         }
-        if let rendering = format.requiredRendering {
-            scan.recognition.renderings.insert(rendering)
-        }
+        export.prepare(&scan)
     }
 
     /// `ScanOptionError` in the service's words: `invalid value 'x' for 'dpi': …`.
@@ -152,9 +143,4 @@ struct PoemRequestOptions: Sendable {
         return (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// A duration in seconds for messages: `30`, `2.5`.
-    static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : String(format: "%.3g", Double(milliseconds) / 1000)
-    }
 }

@@ -7,9 +7,11 @@ import Synchronization
 /// here; tests and other hosts call `respond(to:)` directly.
 ///
 /// Routes:
-/// - `GET /`: the page (upload form); `POST /`: the page's form post, answered with the note.
+/// - `GET /`: the page (upload form); `POST /`: the page's form post, answered with the note;
+///   `POST /note`: the note's editor, answered with the note rendered from the edited text.
 /// - `POST /v1/poems`: the API; the image as the body or as the form field `image`.
-/// - `GET /healthz`, `GET /readyz`, `GET /metrics`.
+/// - `GET /healthz`, `GET /readyz`, `GET /metrics`; `GET /openapi.json`, the API's OpenAPI 3
+///   description (`OpenAPIDocument`).
 ///
 /// Engines are loaded once, at `init`: `workers` scanners, and a bounded queue in front of
 /// them (`ScanWorkerPool`). Uploaded images are decoded from memory and never written
@@ -20,16 +22,21 @@ public final class PoemService: Sendable {
     private let pool: ScanWorkerPool
     private let metrics = ServiceMetrics()
     private let draining = Atomic<Bool>(false)
+    private let additional = Mutex<(@Sendable () -> String)?>(nil)
+    /// `GET /openapi.json`, generated once (`OpenAPIDocument`).
+    private let openAPIText: String
 
-    /// Loads `configuration.workers` engines.
+    /// Loads `configuration.workers` workers, each with the engines of
+    /// `configuration.workerScan`.
     ///
     /// - Throws: `SnapPoemError` when an engine cannot start (no tessdata, a language
     ///   without data): the service cannot work at all.
     public init(configuration: ServiceConfiguration = ServiceConfiguration()) async throws(SnapPoemError) {
         self.configuration = configuration
+        openAPIText = OpenAPIDocument.text(configuration: configuration)
         var workers: [ScanWorker] = []
         for _ in 0..<configuration.workers {
-            let scanner = try await PoemScanner(configuration: configuration.scan)
+            let scanner = try await PoemScanner(configuration: configuration.workerScan)
             workers.append(ScanWorker(initial: scanner, capacity: configuration.engineSetsPerWorker))
         }
         pool = ScanWorkerPool(workers: workers, queueLimit: configuration.queueLimit)
@@ -43,31 +50,55 @@ public final class PoemService: Sendable {
 
     /// Whether new images are taken now: not stopping, and a worker or a place in the queue
     /// is free.
-    public var isReady: Bool { !draining.load(ordering: .relaxed) && !pool.isFull }
+    public var isReady: Bool { !draining.load(ordering: .relaxed) && !pool.isFull && !pool.allStopping }
 
     /// Answers one request. Never throws: every problem is an HTTP status.
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if let immediate = immediateResponse(to: request) { return immediate }
         var response: HTTPResponse
         switch (request.path, request.method) {
-        case ("/", "GET"), ("/", "HEAD"):
-            let page = ServicePage(nonce: ServicePage.newNonce())
-            response = Self.html(page.form(), status: 200, page: page)
         case ("/", "POST"):
             response = await pagePost(request)
-        case ("/v1/poems", "POST"):
+        case ("/note", "POST"):
+            // The note rendered again from the edited text: off the cooperative pool too.
+            response = await Offload.run { self.notePost(request) }
+        default:
             response = await apiPost(request)
+        }
+        finish(&response, for: request)
+        metrics.recordResponse(path: request.path, status: response.status, uploadedBytes: request.uploadedBytes)
+        return response
+    }
+
+    /// The answer to every request that needs no engine (`/healthz`, `/readyz`, `/metrics`,
+    /// the page, and every routing error), made at once and without suspending, so that a
+    /// server can answer it on its own thread whatever the engines and the cooperative pool
+    /// are doing; nil for the requests with a body to work on (`POST /`, `POST /note`,
+    /// `POST /v1/poems`), which `respond(to:)` takes.
+    public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        var response: HTTPResponse
+        switch (request.path, request.method) {
+        case ("/", "POST"), ("/note", "POST"), ("/v1/poems", "POST"):
+            return nil
+        case ("/", "GET"), ("/", "HEAD"):
+            let page = page(for: request)
+            response = Self.html(page.form(), status: 200, page: page)
         case ("/healthz", "GET"), ("/healthz", "HEAD"):
             response = Self.json(["status": "ok"], status: 200)
         case ("/readyz", "GET"), ("/readyz", "HEAD"):
             response = readiness()
+        case ("/openapi.json", "GET"), ("/openapi.json", "HEAD"):
+            response = HTTPResponse(
+                status: 200, headers: [HTTPField(name: "Content-Type", value: "application/json")], body: Data(openAPIText.utf8))
         case ("/metrics", "GET"), ("/metrics", "HEAD"):
+            let extra = additional.withLock { $0 }?() ?? ""
             response = HTTPResponse(
                 status: 200, headers: [HTTPField(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")],
                 body: Data(
-                    metrics.render(
+                    (metrics.render(
                         queueDepth: pool.depth.load(ordering: .relaxed), queueLimit: pool.queueLimit, workers: pool.size,
-                        busyWorkers: pool.busy.load(ordering: .relaxed), ready: isReady
-                    ).utf8))
+                        busyWorkers: pool.busy.load(ordering: .relaxed), stoppingWorkers: pool.stopping.load(ordering: .relaxed),
+                        ready: isReady, imagePixelLimit: configuration.scan.imageLimits.maxPixels) + extra).utf8))
         default:
             response = errorResponse(Self.routingError(request), for: request)
         }
@@ -75,6 +106,16 @@ public final class PoemService: Sendable {
         metrics.recordResponse(path: request.path, status: response.status, uploadedBytes: request.uploadedBytes)
         return response
     }
+
+    /// Adds lines to every `/metrics` answer (a server's own counters). Called once, by the
+    /// host, before it serves.
+    public func setAdditionalMetrics(_ lines: @escaping @Sendable () -> String) {
+        additional.withLock { $0 = lines }
+    }
+
+    /// When a refused request may try again, in seconds: the queue's wait at the recent mean
+    /// recognition time, at least 1 s and at most 2 minutes.
+    public var retryAfterSeconds: Int { retryAfterSecondsNow() }
 
     /// The answer to a request the server refuses before handing it over (over the upload
     /// limit, too slow to arrive, arriving while the service stops), in the same shape as
@@ -95,35 +136,30 @@ public final class PoemService: Sendable {
             guard !draining.load(ordering: .relaxed) else { throw .shuttingDown }
             let upload = try Upload(request)
             let options = try PoemRequestOptions(
-                fields: request.query + upload.fields, defaults: configuration.scan, maxTimeLimit: configuration.maxTimeLimit)
+                fields: request.query + upload.fields, defaults: configuration.workerScan, maxTimeLimit: configuration.maxTimeLimit)
             let poem = try await scan(upload, configuration: options.scan)
             if poem.page.timedOut {
                 throw ServiceError(
-                    status: 504, code: "timed_out",
+                    .timedOut,
                     message:
-                        "\(upload.name): the time limit of \(PoemRequestOptions.seconds(options.scan.recognition.timeLimit ?? .zero)) s stopped recognition; partialText holds what was read by then",
+                        "\(upload.name): the time limit of \((options.scan.recognition.timeLimit ?? .zero).secondsText) s stopped recognition; partialText holds what was read by then",
                     partialText: poem.text)
             }
-            var exportOptions = ExportOptions(languageTag: LanguageTag.forTesseract(options.scan.engine.languages))
-            exportOptions.htmlSideBySide = options.sideBySide
-            if options.format == .eml {
-                exportOptions.email = EmailDraftOptions(
-                    to: options.to, subject: options.subject, date: Date(), timeZone: .current,
-                    messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
-            }
+            let format = options.export.format
+            let exportOptions = options.export.exportOptions(stamp: .now())
             let body: Data
             do throws(SnapPoemError) {
-                body = try poem.exported(as: options.format, options: exportOptions)
+                body = try await Offload.run { () throws(SnapPoemError) in try poem.exported(as: format, options: exportOptions) }
             } catch {
                 throw ServiceError(error)
             }
             var response = HTTPResponse(status: 200, body: body)
-            response.setHeader("Content-Type", options.format.mediaType)
-            if options.sideBySide {
+            response.setHeader("Content-Type", format.mediaType)
+            if options.export.sideBySide {
                 // The side-by-side page embeds its photo as a data: URL; nothing may run.
                 response.setHeader("Content-Security-Policy", Self.exportPolicy + "; img-src data:")
             }
-            response.setHeader("Content-Disposition", "inline; filename=\"poem.\(options.format.fileExtension)\"")
+            response.setHeader("Content-Disposition", "inline; filename=\"poem.\(format.fileExtension)\"")
             Self.addPersonalizationHeaders(&response, poem: poem)
             return response
         } catch {
@@ -132,116 +168,141 @@ public final class PoemService: Sendable {
     }
 
     /// `POST /`: the page's form, answered with the note page (or the form again, with the
-    /// problem).
+    /// problem, and with the photo when the photo was not the problem, so that it need not be
+    /// chosen again).
     private func pagePost(_ request: HTTPRequest) async -> HTTPResponse {
-        let page = ServicePage(nonce: ServicePage.newNonce())
+        let page = page(for: request)
         var state = ServicePage.FormState()
         for part in request.form ?? [] {
             if part.name == "find" { state.find = part.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" }
             if part.name == "replaceWith" { state.replaceWith = part.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" }
             if part.name == "showReading" { state.showsReading = ["true", "on", "1", "yes"].contains(part.text?.lowercased() ?? "") }
         }
+        var photo: (name: String, data: Data)?
         do throws(ServiceError) {
             guard !draining.load(ordering: .relaxed) else { throw .shuttingDown }
-            guard request.form != nil else {
-                throw ServiceError(
-                    status: 415, code: "unsupported_media_type", message: "the page's form must be sent as multipart/form-data")
+            guard var form = request.form else {
+                throw ServiceError(.unsupportedMediaType, message: "the page's form must be sent as multipart/form-data")
             }
-            let upload = try Upload(request)
+            try KeptPhoto.restore(into: &form, maxUploadBytes: configuration.maxUploadBytes)
+            var posted = request
+            posted.form = form
+            let upload = try Upload(posted)
+            photo = (upload.name, upload.image)
             var leading: [(replacement: Replacement, source: String)] = []
             switch (state.find.isEmpty, state.replaceWith.isEmpty) {
             case (true, true): break
             case (false, false): leading.append((Replacement(find: state.find, replaceWith: state.replaceWith), "the form"))
-            case (false, true): throw .badOption("Type your love\u{2019}s name too, or leave both names empty.")
-            case (true, false): throw .badOption("Type the name that is in the poem too, or leave both names empty.")
+            case (false, true):
+                state.invalidField = "replaceWith"
+                throw .badOption(page.text.replaceWithMissing)
+            case (true, false):
+                state.invalidField = "find"
+                throw .badOption(page.text.findMissing)
             }
             var fields = upload.fields
             if !fields.contains(where: { $0.name == "ignoreCase" }) { fields.append(HTTPField(name: "ignoreCase", value: "true")) }
             var options = try PoemRequestOptions(
-                fields: request.query + fields, defaults: configuration.scan, maxTimeLimit: configuration.maxTimeLimit,
+                fields: request.query + fields, defaults: configuration.workerScan, maxTimeLimit: configuration.maxTimeLimit,
                 leadingReplacements: leading, ignoring: ["find", "replaceWith", "showReading"])
             if state.showsReading { options.scan.keepsUprightImage = true }
             let poem = try await scan(upload, configuration: options.scan)
             var notices = poem.personalized.unmatched.map { unmatched in
-                guard let closest = unmatched.closest else {
-                    return "\u{201C}\(unmatched.find)\u{201D} is not in the poem, so nothing was replaced."
-                }
-                return
-                    "\u{201C}\(unmatched.find)\u{201D} is not in the poem; the closest word is \u{201C}\(closest.word)\u{201D} on line \(closest.line)."
+                guard let closest = unmatched.closest else { return page.text.unmatched(unmatched.find) }
+                return page.text.closest(unmatched.find, closest.word, closest.line)
             }
-            if !poem.page.hasText, !poem.page.timedOut {
-                notices.append("No text was found in the photo. Try a sharper photo, straight on, in good light.")
-            }
-            if poem.page.timedOut {
-                notices.append("Reading took too long and was stopped: the poem below is only what was read by then.")
-            }
-            var downloads: [ServicePage.Download] = [
-                .init(fileName: "poem.txt", label: "Download .txt", mediaType: "text/plain;charset=utf-8", data: Data(poem.text.utf8))
-            ]
+            if !poem.page.hasText, !poem.page.timedOut { notices.append(page.text.noText) }
+            if poem.page.timedOut { notices.append(page.text.timedOut) }
             let languageTag = LanguageTag.forTesseract(options.scan.engine.languages)
-            if let html = try? poem.exported(as: .html, options: ExportOptions(languageTag: languageTag)) {
-                downloads.append(.init(fileName: "poem.html", label: "Download .html", mediaType: "text/html;charset=utf-8", data: html))
-            }
-            let email = EmailDraftOptions(
-                to: [], subject: nil, date: Date(), timeZone: .current, messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
-            if let eml = try? poem.exported(as: .eml, options: ExportOptions(languageTag: languageTag, email: email)) {
-                downloads.append(.init(fileName: "poem.eml", label: "Download .eml", mediaType: "message/rfc822", data: eml))
-            }
-            // "Show what was read": the annotated photo under the note, its replaced words
-            // linked to their boxes; drawn in memory and embedded, never written anywhere.
-            var reading: AnnotatedPhotoHTML?
-            if state.showsReading {
-                do throws(SnapPoemError) {
-                    reading = try AnnotatedPhotoHTML(poem: poem, imageMaximumSide: 1200)
-                } catch {
-                    notices.append("The photo with what was read could not be drawn (\(error.description)).")
+            // The annotated photo, the downloads and the note page are made off Swift's
+            // cooperative threads: they take CPU in proportion to the poem and the photo.
+            let showsReading = state.showsReading
+            let shownNotices = notices
+            let html = await Offload.run { () -> String in
+                var notices = shownNotices
+                // "Show what was read": the annotated photo under the note, its replaced words
+                // linked to their boxes; drawn in memory and embedded, never written anywhere.
+                var reading: AnnotatedPhotoHTML?
+                if showsReading {
+                    do throws(SnapPoemError) {
+                        reading = try AnnotatedPhotoHTML(poem: poem, imageMaximumSide: 1200)
+                    } catch {
+                        notices.append(page.text.readingFailed(error.description))
+                    }
                 }
+                let note = ServicePage.Note(
+                    text: poem.text, notices: notices, doubts: ServicePage.Doubt.of(poem.uncertainWords(), in: poem.text),
+                    languageTag: languageTag, downloads: Self.downloads(of: poem.text, languageTag: languageTag, page: page.text),
+                    mailto: MailtoLink.url(forText: poem.text), reading: reading)
+                return page.note(note)
             }
-            let html = page.note(
-                text: poem.text, notices: notices, downloads: downloads, mailto: MailtoLink.url(for: poem), reading: reading)
             var response = Self.html(html, status: poem.page.timedOut ? 504 : 200, page: page)
             Self.addPersonalizationHeaders(&response, poem: poem)
             return response
         } catch {
-            state.error = Self.pageMessage(for: error)
+            state.error = Self.pageMessage(for: error, text: page.text)
+            if let photo, KeptPhoto.survives(error) {
+                if let kept = KeptPhoto(name: photo.name, data: photo.data, maxUploadBytes: configuration.maxUploadBytes) {
+                    state.kept = kept
+                } else {
+                    state.notKept = ByteCount(photo.data.count).description
+                }
+            }
             var response = Self.html(page.form(state), status: error.status, page: page)
             if let seconds = error.retryAfterSeconds { response.setHeader("Retry-After", "\(seconds)") }
             return response
         }
     }
 
-    /// `GET /readyz`: 200 while new images are taken, 503 when stopping or when the queue is
-    /// full (a load balancer then sends the next request elsewhere).
+    /// `GET /readyz`: 200 while new images are taken, 503 when stopping, when the queue is
+    /// full, or when every engine is still finishing work whose answer was already given (a
+    /// time limit or a cancellation stopped waiting for it): a load balancer then sends the
+    /// next request elsewhere. An engine counts as busy until Tesseract has stopped
+    /// (`stopping`).
     private func readiness() -> HTTPResponse {
         let depth = pool.depth.load(ordering: .relaxed)
+        let busy = pool.busy.load(ordering: .relaxed)
+        let stopping = pool.stopping.load(ordering: .relaxed)
         if draining.load(ordering: .relaxed) {
             var response = Self.json(["status": "stopping"], status: 503)
             response.setHeader("Retry-After", "5")
             return response
         }
-        if pool.isFull {
-            var response = Self.json(["status": "busy", "queueDepth": "\(depth)"], status: 503)
-            response.setHeader("Retry-After", "\(retryAfterSeconds())")
+        let counts = ["workers": "\(pool.size)", "busy": "\(busy)", "stopping": "\(stopping)", "queueDepth": "\(depth)"]
+        if pool.isFull || pool.allStopping {
+            var response = Self.json(counts.merging(["status": "busy"]) { $1 }, status: 503)
+            response.setHeader("Retry-After", "\(retryAfterSecondsNow())")
             return response
         }
-        return Self.json(["status": "ready", "workers": "\(pool.size)", "queueDepth": "\(depth)"], status: 200)
+        return Self.json(counts.merging(["status": "ready"]) { $1 }, status: 200)
     }
 
     // MARK: - Scanning
 
-    /// Reads `upload` with a worker's engine, waiting in the queue if need be.
+    /// Reads `upload` with a worker's engine, waiting in the queue if need be (once its
+    /// header is within the limits). The worker
+    /// goes back to the pool once its engine has stopped (`ScanWorkerPool.release`), not
+    /// when the answer is ready: after a time limit or a cancellation, Tesseract may still be
+    /// finishing its layout analysis.
     private func scan(_ upload: Upload, configuration: ScanConfiguration) async throws(ServiceError) -> ScannedPoem {
-        let worker: ScanWorker
+        // What the image's header declares is checked before it waits for an engine: an
+        // upload over the pixel limit, or no image at all, is refused at once.
+        do throws(SnapPoemError) {
+            _ = try ImageDecoder.checkHeader(data: upload.image, name: upload.name, limits: configuration.imageLimits)
+        } catch {
+            throw ServiceError(error)
+        }
+        let lease: ScanWorkerPool.Lease
         do throws(ScanWorkerPool.Refusal) {
-            worker = try await pool.checkOut()
+            lease = try await pool.checkOut()
         } catch {
             switch error {
             case .queueFull:
                 throw ServiceError(
-                    status: 503, code: "busy",
+                    .busy,
                     message:
-                        "all \(pool.size) engines are busy and \(pool.queueLimit) requests are waiting; try again in \(retryAfterSeconds()) s",
-                    retryAfterSeconds: retryAfterSeconds())
+                        "all \(pool.size) engines are busy and \(pool.queueLimit) requests are waiting; try again in \(retryAfterSecondsNow()) s",
+                    retryAfterSeconds: retryAfterSecondsNow())
             case .cancelled:
                 throw .shuttingDown
             }
@@ -251,24 +312,30 @@ public final class PoemService: Sendable {
         let start = clock.now
         let result: Result<ScannedPoem, SnapPoemError>
         do throws(SnapPoemError) {
-            let scanner = try await worker.scanner(for: configuration)
+            let scanner = try await lease.worker.scanner(for: configuration)
             result = .success(try await scanner.scan(imageData: upload.image, name: upload.name))
         } catch {
             result = .failure(error)
         }
-        await pool.checkIn(worker)
+        await pool.release(lease)
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.imageFinished(seconds: seconds, timedOut: (try? result.get())?.page.timedOut ?? false)
         switch result {
         case .success(let poem): return poem
-        case .failure(let error): throw ServiceError(error)
+        case .failure(let error):
+            // An engine the request's own settings asked for (`oem=legacy` on data without the
+            // legacy model) that cannot start is the request's mistake, not the server's.
+            if case .engineInitializationFailed = error, configuration.engine != self.configuration.scan.engine {
+                throw .badOption(error.description)
+            }
+            throw ServiceError(error)
         }
     }
 
     /// When a refused request may try again: the queue's wait at the recent mean recognition
     /// time, at least 1 s and at most 2 minutes.
-    private func retryAfterSeconds() -> Int {
+    private func retryAfterSecondsNow() -> Int {
         let waiting = Double(pool.depth.load(ordering: .relaxed) + 1) / Double(max(1, pool.size))
         let seconds = (waiting * metrics.meanRecognitionSeconds).rounded(.up)
         return Int(min(120, max(1, seconds)))
@@ -279,24 +346,28 @@ public final class PoemService: Sendable {
     /// 404 for an unknown path, 405 (with `Allow`) for a known path and another method.
     static func routingError(_ request: HTTPRequest) -> ServiceError {
         let allowed: [String: [String]] = [
-            "/": ["GET", "HEAD", "POST"], "/v1/poems": ["POST"], "/healthz": ["GET", "HEAD"], "/readyz": ["GET", "HEAD"],
-            "/metrics": ["GET", "HEAD"],
+            "/": ["GET", "HEAD", "POST"], "/note": ["POST"], "/v1/poems": ["POST"], "/healthz": ["GET", "HEAD"],
+            "/readyz": ["GET", "HEAD"],
+            "/metrics": ["GET", "HEAD"], "/openapi.json": ["GET", "HEAD"],
         ]
         if let methods = allowed[request.path] {
             return ServiceError(
-                status: 405, code: "method_not_allowed",
-                message: "\(request.path) takes \(methods.joined(separator: ", ")), not \(request.method)", allowedMethods: methods)
+                .methodNotAllowed, message: "\(request.path) takes \(methods.joined(separator: ", ")), not \(request.method)",
+                allowedMethods: methods)
         }
         return ServiceError(
-            status: 404, code: "not_found", message: "no such path; the API is POST /v1/poems and the page is GET /")
+            .notFound, message: "no such path; the API is POST /v1/poems and the page is GET /")
     }
 
-    /// An error in the shape its path calls for: the page for `/`, JSON otherwise.
+    /// An error in the shape its path calls for: the page for the page's paths (`/` and
+    /// `/note`), JSON otherwise.
     func errorResponse(_ error: ServiceError, for request: HTTPRequest) -> HTTPResponse {
-        if request.path == "/" {
-            let page = ServicePage(nonce: ServicePage.newNonce())
-            var response = Self.html(
-                page.form(ServicePage.FormState(error: Self.pageMessage(for: error))), status: error.status, page: page)
+        if Self.pagePaths.contains(request.path) {
+            let page = page(for: request)
+            let message =
+                request.path == "/note" && error.code == .payloadTooLarge
+                ? page.text.textTooLong(ByteCount(NoteEdit.maxBodyBytes).description) : Self.pageMessage(for: error, text: page.text)
+            var response = Self.html(page.form(ServicePage.FormState(error: message)), status: error.status, page: page)
             if let seconds = error.retryAfterSeconds { response.setHeader("Retry-After", "\(seconds)") }
             if let methods = error.allowedMethods { response.setHeader("Allow", methods.joined(separator: ", ")) }
             return response
@@ -309,14 +380,15 @@ public final class PoemService: Sendable {
         return response
     }
 
-    /// A problem as the page shows it to a person.
-    static func pageMessage(for error: ServiceError) -> String {
+    /// A problem as the page shows it to a person, in the page's language (the messages of
+    /// other problems are the library's, in English).
+    static func pageMessage(for error: ServiceError, text: PageText) -> String {
         switch error.code {
-        case "missing_image": return "Choose or take a photo of the poem first."
-        case "unsupported_media_type": return "That file is not a photo this page can read (\(error.message)). Try a JPEG or PNG."
-        case "damaged_image": return "That photo could not be read; it may be damaged or cut short. Try another."
-        case "payload_too_large": return "That photo is too large for this server (\(error.message)). Try a smaller one."
-        case "busy", "shutting_down": return "So many poems are being read right now. Please try again in a moment."
+        case .missingImage: return text.missingImage
+        case .unsupportedMediaType: return text.unsupportedImage(error.message)
+        case .damagedImage: return text.damagedImage
+        case .payloadTooLarge: return text.imageTooLarge(error.message)
+        case .busy, .shuttingDown: return text.busy
         default:
             let message = error.message
             return message.prefix(1).uppercased() + message.dropFirst() + (message.hasSuffix(".") ? "" : ".")
@@ -341,13 +413,15 @@ public final class PoemService: Sendable {
     /// its style inline; nothing may run.
     static let exportPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
-    /// A page, with its nonce'd policy.
+    /// A page, with its nonce'd policy; its language follows `Accept-Language`.
     static func html(_ text: String, status: Int, page: ServicePage) -> HTTPResponse {
         HTTPResponse(
             status: status,
             headers: [
                 HTTPField(name: "Content-Type", value: "text/html; charset=utf-8"),
                 HTTPField(name: "Content-Security-Policy", value: page.contentSecurityPolicy),
+                HTTPField(name: "Content-Language", value: page.language.tag),
+                HTTPField(name: "Vary", value: "Accept-Language"),
             ], body: Data(text.utf8))
     }
 
@@ -361,16 +435,46 @@ public final class PoemService: Sendable {
     }
 
     /// What personalisation did, for clients of formats that cannot say it themselves:
-    /// `Snap-Poem-Replacements: 3`, and the FINDs that matched nothing, percent-encoded.
+    /// `Snap-Poem-Replacements: 3`, `Snap-Poem-Text-Found: true`, and when FINDs matched
+    /// nothing, how many (`Snap-Poem-Unmatched-Count: 2`) and which
+    /// (`Snap-Poem-Unmatched: Lenore,Gr%C3%A9ta`): each FIND percent-encoded as UTF-8 (every
+    /// byte but ASCII letters, digits, `-`, `.`, `_` and `~`), so the header is ASCII, joined
+    /// with commas, as many whole FINDs as fit in `unmatchedHeaderBytes`; the count says
+    /// whether some were left out.
     static func addPersonalizationHeaders(_ response: inout HTTPResponse, poem: ScannedPoem) {
         response.setHeader("Snap-Poem-Replacements", "\(poem.personalized.changes.count)")
-        if !poem.personalized.unmatched.isEmpty {
-            let names = poem.personalized.unmatched.map {
-                $0.find.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let unmatched = poem.personalized.unmatched
+        if !unmatched.isEmpty {
+            response.setHeader("Snap-Poem-Unmatched-Count", "\(unmatched.count)")
+            var listed = ""
+            for find in unmatched {
+                let encoded = percentEncoded(find.find)
+                let needed = (listed.isEmpty ? 0 : 1) + encoded.utf8.count
+                guard listed.utf8.count + needed <= unmatchedHeaderBytes else { break }
+                listed += (listed.isEmpty ? "" : ",") + encoded
             }
-            response.setHeader("Snap-Poem-Unmatched", names.joined(separator: ","))
+            if !listed.isEmpty { response.setHeader("Snap-Poem-Unmatched", listed) }
         }
         response.setHeader("Snap-Poem-Text-Found", poem.page.hasText ? "true" : "false")
+    }
+
+    /// The most bytes of `Snap-Poem-Unmatched`.
+    static let unmatchedHeaderBytes = 2048
+
+    /// `text` as UTF-8 with every byte but ASCII letters, digits, `-`, `.`, `_` and `~`
+    /// written `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += String(format: "%%%02X", byte)
+            }
+        }
+        return encoded
     }
 }
 

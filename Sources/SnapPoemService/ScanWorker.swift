@@ -22,6 +22,16 @@ actor ScanWorker {
     /// How many engines are loaded.
     var loadedEngines: Int { scanners.count }
 
+    /// Whether every engine of this worker is idle now (none still finishing a recognition
+    /// whose caller stopped waiting).
+    var enginesIdle: Bool { scanners.allSatisfy { !$0.isWorking } }
+
+    /// Returns once every engine of this worker has finished what it was given, including a
+    /// recognition whose caller stopped waiting (a time limit, a cancellation).
+    func finishWork() async {
+        for scanner in scanners { await scanner.finishWork() }
+    }
+
     /// A scanner for `configuration` that reuses a loaded engine when one has the same engine
     /// settings, and loads one otherwise.
     ///
@@ -31,8 +41,12 @@ actor ScanWorker {
         if let index = scanners.firstIndex(where: { $0.configuration.engine == configuration.engine }) {
             base = scanners.remove(at: index)
         } else {
+            // Other languages than the service's are read by one engine, without the language
+            // choice: what the memory plan counts for them (`enginesPerWorker`).
             var engineOnly = ScanConfiguration()
             engineOnly.engine = configuration.engine
+            engineOnly.recognitionEngines = 1
+            engineOnly.choosesLanguage = false
             base = try await PoemScanner(configuration: engineOnly)
             if scanners.count >= capacity { scanners.removeFirst() }
         }

@@ -5,6 +5,12 @@ import Synchronization
 /// `checkOut` hands a free worker to a request at once, makes it wait its turn (first come,
 /// first served) while fewer than `queueLimit` requests wait, and refuses it otherwise, so
 /// that a burst is answered "busy" at once instead of piling up behind the engines.
+///
+/// A worker comes back only once its engines have stopped (`release`): a time limit or a
+/// cancellation answers a request while Tesseract may still be in its layout analysis, and
+/// an engine handed out then would make the next request wait behind work it never asked
+/// for. The invariant holds per worker, so a lease may hold several (a request reading with
+/// more than one idle engine releases each as its own engine stops).
 actor ScanWorkerPool {
     /// Why a request got no worker.
     enum Refusal: Error {
@@ -12,6 +18,14 @@ actor ScanWorkerPool {
         case queueFull
         /// The waiting request was cancelled.
         case cancelled
+    }
+
+    /// The workers one request holds; given back with `release`.
+    struct Lease: Sendable {
+        /// The workers, at least one.
+        let workers: [ScanWorker]
+        /// The first worker, which reads the request's image.
+        var worker: ScanWorker { workers[0] }
     }
 
     private struct Waiter {
@@ -29,8 +43,11 @@ actor ScanWorkerPool {
     /// The number of waiting requests, readable without awaiting the actor (for metrics and
     /// readiness).
     nonisolated let depth = Atomic<Int>(0)
-    /// The number of workers handed out.
+    /// The number of workers not idle: handed out, or released and still stopping.
     nonisolated let busy = Atomic<Int>(0)
+    /// The number of workers released whose engines are still running (after a time limit
+    /// or a cancellation answered their request); they are counted in `busy` too.
+    nonisolated let stopping = Atomic<Int>(0)
 
     init(workers: [ScanWorker], queueLimit: Int) {
         idle = workers
@@ -38,16 +55,20 @@ actor ScanWorkerPool {
         self.queueLimit = max(0, queueLimit)
     }
 
+    /// Whether every worker is finishing work its request no longer waits for: a new request
+    /// would wait for Tesseract to stop first, however long its layout analysis takes.
+    nonisolated var allStopping: Bool { stopping.load(ordering: .relaxed) >= size }
+
     /// Whether a new request would be refused now.
     nonisolated var isFull: Bool {
         busy.load(ordering: .relaxed) >= size && depth.load(ordering: .relaxed) >= queueLimit
     }
 
-    /// A free worker, after waiting in the queue if need be.
-    func checkOut() async throws(Refusal) -> ScanWorker {
+    /// A lease of one free worker, after waiting in the queue if need be.
+    func checkOut() async throws(Refusal) -> Lease {
         if let worker = idle.popLast() {
             busy.add(1, ordering: .relaxed)
-            return worker
+            return Lease(workers: [worker])
         }
         guard waiters.count < queueLimit else { throw .queueFull }
         nextWaiterID += 1
@@ -61,11 +82,32 @@ actor ScanWorkerPool {
         } onCancel: {
             Task { await self.leave(id) }
         }
-        return try result.get()
+        return Lease(workers: [try result.get()])
     }
 
-    /// Returns a worker: the longest-waiting request gets it, or it becomes idle.
-    func checkIn(_ worker: ScanWorker) {
+    /// Gives back the lease's workers: at once when their engines are idle (the usual case),
+    /// else each once its engines have finished everything they were given, in a task of
+    /// its own, counted as `stopping` meanwhile. Returns without waiting for a stopping
+    /// engine, so the answer does not wait for it either.
+    func release(_ lease: Lease) async {
+        for worker in lease.workers {
+            if await worker.enginesIdle {
+                checkIn(worker)
+                continue
+            }
+            stopping.add(1, ordering: .relaxed)
+            // Not a child of the request's task: its cancellation must not skip the wait.
+            Task.detached {
+                await worker.finishWork()
+                self.stopping.subtract(1, ordering: .relaxed)
+                await self.checkIn(worker)
+            }
+        }
+    }
+
+    /// Returns a worker whose engines are idle: the longest-waiting request gets it, or it
+    /// becomes idle.
+    private func checkIn(_ worker: ScanWorker) {
         if !waiters.isEmpty {
             let waiter = waiters.removeFirst()
             depth.store(waiters.count, ordering: .relaxed)
@@ -83,5 +125,4 @@ actor ScanWorkerPool {
         depth.store(waiters.count, ordering: .relaxed)
         waiter.continuation.resume(returning: .failure(.cancelled))
     }
-
 }

@@ -17,6 +17,11 @@ public struct ServiceConfiguration: Sendable {
     /// How many engine configurations (languages, engine mode) each worker keeps loaded for
     /// requests that ask for other languages than the defaults.
     public var engineSetsPerWorker: Int
+    /// The largest request body the server in front takes (`--max-upload-mb`), in bytes: what
+    /// the page and the OpenAPI document tell clients, and what decides whether the page can
+    /// hand a photo back with its form after a mistake. The server enforces its own limit;
+    /// `snap-poem serve` sets both from the same option.
+    public var maxUploadBytes: Int
 
     /// Creates a configuration; the defaults suit a small machine.
     public init(
@@ -24,12 +29,32 @@ public struct ServiceConfiguration: Sendable {
         workers: Int = ProcessInfo.processInfo.activeProcessorCount,
         queueLimit: Int = 16,
         maxTimeLimit: Duration = .seconds(30),
-        engineSetsPerWorker: Int = 2
+        engineSetsPerWorker: Int = 2,
+        maxUploadBytes: Int = 20 << 20
     ) {
         self.scan = scan
         self.workers = max(1, workers)
         self.queueLimit = max(0, queueLimit)
         self.maxTimeLimit = maxTimeLimit
         self.engineSetsPerWorker = max(1, engineSetsPerWorker)
+        self.maxUploadBytes = max(1, maxUploadBytes)
+    }
+
+    /// The scan each worker's own engines are loaded for: `scan`, with one engine per image
+    /// when several workers run side by side (together they already use every core, and a
+    /// second engine per worker would cost the memory that larger photos need; a lone
+    /// worker reads each image with `scan.recognitionEngines`).
+    public var workerScan: ScanConfiguration {
+        var scan = self.scan
+        if workers > 1 { scan.recognitionEngines = 1 }
+        return scan
+    }
+
+    /// The most Tesseract engines one worker holds: those of `workerScan`, and one for each
+    /// other engine configuration it keeps (`engineSetsPerWorker`; requests for other
+    /// languages are read by one engine, without the language choice). What `MemoryPlan`
+    /// counts.
+    public var enginesPerWorker: Int {
+        workerScan.mostEnginesLoaded + (engineSetsPerWorker - 1)
     }
 }

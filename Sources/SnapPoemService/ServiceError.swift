@@ -3,11 +3,97 @@ import SnapPoem
 
 /// Why a request was refused, with the honest HTTP status, a stable machine-readable code and
 /// one line for a person. Sent as JSON: `{"code": "…", "error": "…", "requestId": "…"}`.
+///
+/// Every code the service can send is a case of `Code`, and each code has one status: the
+/// OpenAPI document (`GET /openapi.json`) and the tests are generated from that table, so
+/// the documentation cannot miss a code.
 public struct ServiceError: Error, Sendable, Equatable {
-    /// The HTTP status.
-    public var status: Int
-    /// A stable code for programs, e.g. `payload_too_large`.
-    public var code: String
+    /// Every machine-readable code of an error answer, with its status.
+    public enum Code: String, Sendable, CaseIterable, Codable {
+        /// 400: an option's value or a combination is wrong; an unknown field; a language
+        /// without data.
+        case badOption = "bad_option"
+        /// 400: no body, or a form without the field `image`.
+        case missingImage = "missing_image"
+        /// 400: a `multipart/form-data` body that cannot be parsed (no boundary, a part cut
+        /// short, no closing boundary).
+        case badForm = "bad_form"
+        /// 404: no such path.
+        case notFound = "not_found"
+        /// 405: a known path with another method; `Allow` lists the right ones.
+        case methodNotAllowed = "method_not_allowed"
+        /// 413: the body is over the upload limit (or the library's input limit).
+        case payloadTooLarge = "payload_too_large"
+        /// 415: the bytes are no image snap-poem reads, or the declared `Content-Type`
+        /// contradicts them.
+        case unsupportedMediaType = "unsupported_media_type"
+        /// 422: the image is damaged or cut short.
+        case damagedImage = "damaged_image"
+        /// 422: the image is over the pixel limit the memory budget allows (checked from its
+        /// header, before it waits for an engine).
+        case imageTooLarge = "image_too_large"
+        /// 429: this client address already holds its share of the engines and queue, or of
+        /// the upload budget; `Retry-After`.
+        case tooManyRequests = "too_many_requests"
+        /// 500: the engine itself failed.
+        case internalError = "internal_error"
+        /// 503: every engine is busy and the queue is full; `Retry-After` says when to try again.
+        case busy
+        /// 503: the server is stopping.
+        case shuttingDown = "shutting_down"
+        /// 503: the server ran short of memory while reading this image; `Retry-After`.
+        case outOfMemory = "out_of_memory"
+        /// 503: the request bodies held at once would pass the upload budget; refused before
+        /// the body is read; `Retry-After`.
+        case tooManyUploads = "too_many_uploads"
+        /// 504: the time limit stopped recognition; `partialText` holds what was read.
+        case timedOut = "timed_out"
+
+        /// The HTTP status every error with this code has.
+        public var status: Int {
+            switch self {
+            case .badOption, .missingImage, .badForm: 400
+            case .notFound: 404
+            case .methodNotAllowed: 405
+            case .payloadTooLarge: 413
+            case .unsupportedMediaType: 415
+            case .damagedImage, .imageTooLarge: 422
+            case .tooManyRequests: 429
+            case .internalError: 500
+            case .busy, .shuttingDown, .outOfMemory, .tooManyUploads: 503
+            case .timedOut: 504
+            }
+        }
+
+        /// When the code is sent, in one sentence (the OpenAPI document's description).
+        public var summary: String {
+            switch self {
+            case .badOption: "An option's value or a combination of options is wrong, a field is unknown, or a language has no data."
+            case .missingImage: "The request holds no image: no body, or a form without the field 'image'."
+            case .badForm: "The multipart/form-data body could not be parsed (no boundary, a part cut short, or no closing boundary)."
+            case .notFound: "No such path."
+            case .methodNotAllowed: "The path takes other methods; the Allow header lists them."
+            case .payloadTooLarge: "The body is over the server's upload limit (--max-upload-mb)."
+            case .unsupportedMediaType:
+                "The bytes are no image snap-poem reads (a PDF, HEIC, text), or the declared Content-Type contradicts them."
+            case .damagedImage: "The image is damaged or cut short."
+            case .imageTooLarge:
+                "The image has more pixels than this server's memory budget allows per image (at most 150 megapixels, 65 000 pixels a side), checked from its header."
+            case .tooManyRequests:
+                "This client address already holds its share of the engines and queue, or of the upload budget; Retry-After says when to try again."
+            case .internalError: "The engine itself failed."
+            case .busy: "Every engine is busy and the queue is full; Retry-After says when to try again."
+            case .shuttingDown: "The server is stopping; Retry-After says when to try again (elsewhere)."
+            case .outOfMemory: "The server ran short of memory while reading this image; another try may fit (Retry-After)."
+            case .tooManyUploads:
+                "The uploads the server holds at once would pass its memory budget; refused before the body is read (Retry-After)."
+            case .timedOut: "The time limit stopped recognition; partialText holds what was read by then."
+            }
+        }
+    }
+
+    /// The stable code for programs, e.g. `payload_too_large`.
+    public var code: Code
     /// One line for a person: what is wrong and what to do.
     public var message: String
     /// Seconds after which a retry may succeed (`Retry-After`), for 503.
@@ -17,13 +103,14 @@ public struct ServiceError: Error, Sendable, Equatable {
     /// What a time limit left of the poem, for 504.
     public var partialText: String?
 
+    /// The HTTP status: the code's.
+    public var status: Int { code.status }
+
     /// Creates an error. Control characters in `message` (from a field name or value the
     /// client sent) are escaped, so the message is always one line.
     public init(
-        status: Int, code: String, message: String, retryAfterSeconds: Int? = nil, allowedMethods: [String]? = nil,
-        partialText: String? = nil
+        _ code: Code, message: String, retryAfterSeconds: Int? = nil, allowedMethods: [String]? = nil, partialText: String? = nil
     ) {
-        self.status = status
         self.code = code
         // A field name or value from the request may hold a line break: one line, escaped.
         self.message = OneLine.escaping(message)
@@ -34,19 +121,72 @@ public struct ServiceError: Error, Sendable, Equatable {
 
     /// 400: an option's value or a combination of options is wrong.
     static func badOption(_ message: String) -> ServiceError {
-        ServiceError(status: 400, code: "bad_option", message: message)
+        ServiceError(.badOption, message: message)
     }
 
     /// 413: the body is over the upload limit.
     public static func payloadTooLarge(limitBytes: Int) -> ServiceError {
         ServiceError(
-            status: 413, code: "payload_too_large",
+            .payloadTooLarge,
             message: "the upload is larger than this server's limit of \(ByteCount(limitBytes)); send a smaller photo")
+    }
+
+    /// 400: a `multipart/form-data` body the form parser could not read to its end: a
+    /// missing or wrong boundary, a part cut short, no closing boundary.
+    public static let unreadableForm = ServiceError(
+        .badForm,
+        message: "the multipart/form-data body could not be parsed (a missing boundary, a part cut short, or no closing boundary)")
+
+    /// 400: a form with more than one field named `image`.
+    public static let secondImage = duplicateField("image")
+
+    /// 400: a form with more than one field named `name`, which takes one.
+    public static func duplicateField(_ name: String) -> ServiceError {
+        .badOption("the form has more than one field named '\(name.prefix(40))'; send one")
+    }
+
+    /// 400: more than `limit` text fields (form fields and query parameters each).
+    public static func tooManyFields(limit: Int) -> ServiceError {
+        .badOption("the request has more than \(limit) fields; send at most \(limit) form fields and \(limit) query parameters")
+    }
+
+    /// 400: a text field of the form larger than `limit` bytes.
+    public static func fieldTooLarge(name: String, limit: Int) -> ServiceError {
+        .badOption("the form field '\(name.prefix(40))' is larger than \(ByteCount(limit)); a text field holds at most that")
+    }
+
+    /// 503: the request bodies the server holds at once (arriving or waiting, over all
+    /// connections) would pass its upload budget: refused before the body is read.
+    public static func tooManyUploads(limitBytes: Int, retryAfterSeconds: Int) -> ServiceError {
+        ServiceError(
+            .tooManyUploads,
+            message:
+                "the server holds as many uploads as its memory allows (\(ByteCount(limitBytes)) in all); try again in \(retryAfterSeconds) s",
+            retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// 429: this client address already holds its share of the upload budget.
+    public static func addressUploadsBusy(limitBytes: Int, retryAfterSeconds: Int) -> ServiceError {
+        ServiceError(
+            .tooManyRequests,
+            message:
+                "uploads from this address already hold \(ByteCount(limitBytes)), this address's share of the server; try again in \(retryAfterSeconds) s",
+            retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// 429: this client address already has `places` requests waiting or being read, its
+    /// share of the service's engines and queue.
+    public static func tooManyRequests(places: Int, retryAfterSeconds: Int) -> ServiceError {
+        ServiceError(
+            .tooManyRequests,
+            message:
+                "this address already has \(places) request\(places == 1 ? "" : "s") waiting or being read, its share of the server; try again in \(retryAfterSeconds) s",
+            retryAfterSeconds: retryAfterSeconds)
     }
 
     /// 503: the service is stopping and takes no new work.
     public static let shuttingDown = ServiceError(
-        status: 503, code: "shutting_down", message: "the service is stopping; try again in a moment", retryAfterSeconds: 5)
+        .shuttingDown, message: "the service is stopping; try again in a moment", retryAfterSeconds: 5)
 
     /// The status for a `SnapPoemError` raised while reading an upload: 400 for what the
     /// client chose (options, languages), 415 for bytes that are no image, 422 for an image
@@ -55,25 +195,25 @@ public struct ServiceError: Error, Sendable, Equatable {
     init(_ error: SnapPoemError) {
         switch error {
         case .emptyFile:
-            self.init(status: 400, code: "missing_image", message: "the request holds no image; \(Self.howToSend)")
+            self.init(.missingImage, message: "the request holds no image; \(Self.howToSend)")
         case .unsupportedImageFormat:
-            self.init(status: 415, code: "unsupported_media_type", message: error.description)
+            self.init(.unsupportedMediaType, message: error.description)
         case .corruptImage:
-            self.init(status: 422, code: "damaged_image", message: error.description)
+            self.init(.damagedImage, message: error.description)
         case .imageTooLarge:
-            self.init(status: 422, code: "image_too_large", message: error.description)
+            self.init(.imageTooLarge, message: error.description)
         case .invalidLanguage, .languageNotAvailable, .invalidOption, .invalidEngineVariable, .invalidReplacementsFile:
-            self.init(status: 400, code: "bad_option", message: error.description)
+            self.init(.badOption, message: error.description)
         case .fileTooLarge:
-            self.init(status: 413, code: "payload_too_large", message: error.description)
+            self.init(.payloadTooLarge, message: error.description)
         case .outOfMemory:
             // The server's memory, not the request, ran short: another try may succeed.
-            self.init(status: 503, code: "out_of_memory", message: error.description, retryAfterSeconds: 5)
+            self.init(.outOfMemory, message: error.description, retryAfterSeconds: 5)
         case .cancelled:
             self = .shuttingDown
         case .notARegularFile, .fileNotFound, .unreadableFile, .tessdataNotFound, .engineInitializationFailed, .recognitionFailed,
             .outputNotWritten, .exportFailed, .noImagesInFolder, .workerFailed:
-            self.init(status: 500, code: "internal_error", message: error.description)
+            self.init(.internalError, message: error.description)
         }
     }
 
@@ -84,7 +224,7 @@ public struct ServiceError: Error, Sendable, Equatable {
     /// The JSON body.
     func jsonBody(requestID: String) -> Data {
         struct Body: Encodable {
-            var code: String
+            var code: Code
             var error: String
             var partialText: String?
             var requestId: String
@@ -93,7 +233,7 @@ public struct ServiceError: Error, Sendable, Equatable {
         }
         let body = Body(
             code: code, error: message, partialText: partialText, requestId: requestID, retryAfterSeconds: retryAfterSeconds,
-            timedOut: code == "timed_out" ? true : nil)
+            timedOut: code == .timedOut ? true : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, integers and booleans only: encoding cannot fail.

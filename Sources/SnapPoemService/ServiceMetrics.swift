@@ -7,7 +7,7 @@ import Synchronization
 final class ServiceMetrics: Sendable {
     /// The routes requests are counted under; any other path counts as `other`, so that the
     /// number of series stays bounded whatever clients ask for.
-    static let routes: Set<String> = ["/", "/v1/poems", "/healthz", "/readyz", "/metrics"]
+    static let routes: Set<String> = ["/", "/note", "/v1/poems", "/healthz", "/readyz", "/metrics", "/openapi.json"]
     /// Upper bounds of the recognition-time buckets, in seconds.
     static let bucketBounds: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
 
@@ -67,7 +67,9 @@ final class ServiceMetrics: Sendable {
     var meanRecognitionSeconds: Double { state.withLock { $0.meanSeconds } }
 
     /// The metrics in the Prometheus text format.
-    func render(queueDepth: Int, queueLimit: Int, workers: Int, busyWorkers: Int, ready: Bool) -> String {
+    func render(
+        queueDepth: Int, queueLimit: Int, workers: Int, busyWorkers: Int, stoppingWorkers: Int, ready: Bool, imagePixelLimit: Int
+    ) -> String {
         let state = self.state.withLock { $0 }
         var lines: [String] = []
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
@@ -85,7 +87,16 @@ final class ServiceMetrics: Sendable {
         metric(
             "snap_poem_queue_limit", "gauge", "How many requests may wait before new ones are refused with 503.", [("", "\(queueLimit)")])
         metric("snap_poem_workers", "gauge", "Recognition workers (one Tesseract engine each).", [("", "\(workers)")])
-        metric("snap_poem_workers_busy", "gauge", "Workers reading an image now.", [("", "\(busyWorkers)")])
+        metric(
+            "snap_poem_workers_busy", "gauge", "Workers not free: reading an image, or stopping Tesseract after their answer.",
+            [("", "\(busyWorkers)")])
+        metric(
+            "snap_poem_workers_stopping", "gauge",
+            "Workers whose request was answered (a time limit, a cancellation) while Tesseract still runs; free once it stops.",
+            [("", "\(stoppingWorkers)")])
+        metric(
+            "snap_poem_image_pixels_limit", "gauge", "The most pixels an image may declare (from the memory budget); larger ones get 422.",
+            [("", "\(imagePixelLimit)")])
         metric(
             "snap_poem_ready", "gauge", "1 when the service takes new images (engines loaded, queue not full, not stopping).",
             [("", ready ? "1" : "0")])

@@ -13,6 +13,8 @@ import SnapPoem
 func hardening(runs: Int) async throws {
     try replacementScaling(runs: runs)
     print()
+    try matcherBounds(runs: runs)
+    print()
     try gifHeaders(runs: runs)
     print()
     headroomCheck(runs: runs)
@@ -38,6 +40,43 @@ private func replacementScaling(runs: Int) throws {
         let set = ReplacementSet((0..<count).map { Replacement(find: "w\($0)", replaceWith: "x") })
         let time = timed(runs: runs) { _ = set.apply(to: text) }
         print("| \(count) | \(format(time)) | \(String(format: "%.1f", time * 1000 / Double(count))) |")
+    }
+}
+
+/// Sets built in code past the limits taken from outside, which the matcher must still apply
+/// in time and memory that grow with what it compares (issue 18): one FIND of 21 844
+/// distinct CJK letters (its table was FIND × distinct letters doubles, 1.8 GB), 10 000
+/// distinct one-letter FINDs on a text holding 3 000 of them, and a hundred self-overlapping
+/// FINDs ("a", "aa", …) in 100 000 "a"s, substrings and case ignored.
+private func matcherBounds(runs: Int) throws {
+    let lenore = try String(contentsOfFile: "SampleImages/Lenore.txt", encoding: .utf8)
+    let letters = (0..<21_844).map { Character(Unicode.Scalar(0x4E00 + $0)!) }
+    let spaced = letters.prefix(3_000).map { "\($0) " }.joined()
+    let cases: [(String, ReplacementSet, String)] = [
+        ("1 FIND of 21 844 distinct CJK letters", ReplacementSet([Replacement(find: String(letters), replaceWith: "x")]), lenore + spaced),
+        (
+            "10 000 one-letter FINDs, 3 000 in the text",
+            ReplacementSet(letters.prefix(10_000).map { Replacement(find: String($0), replaceWith: "x") }),
+            lenore + spaced
+        ),
+        (
+            "the same, case ignored, substrings",
+            ReplacementSet(
+                letters.prefix(10_000).map { Replacement(find: String($0), replaceWith: "x") },
+                options: MatchingOptions(caseSensitive: false, wholeWords: false)), lenore + spaced
+        ),
+        (
+            "100 FINDs a, aa, … in 100 000 a, substrings",
+            ReplacementSet(
+                (1...100).map { Replacement(find: String(repeating: "a", count: $0), replaceWith: "b") },
+                options: MatchingOptions(caseSensitive: false, wholeWords: false)), String(repeating: "a", count: 100_000)
+        ),
+    ]
+    print("| set built in code | text characters | apply ms |")
+    print("| --- | ---: | ---: |")
+    for (name, set, text) in cases {
+        let time = timed(runs: max(1, runs / 3)) { _ = set.apply(to: text) }
+        print("| \(name) | \(text.count) | \(format(time)) |")
     }
 }
 

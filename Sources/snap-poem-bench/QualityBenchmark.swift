@@ -127,10 +127,10 @@ private func compareBaselines(samples: [QualitySample], images: [String], tessda
                 sample, plain,
                 QualityResult(
                     cer: characterErrorRate(tutorialPoem.recognizedText, truth: truth),
-                    preprocess: ms(tutorialPoem.timings.preprocess), recognize: ms(tutorialPoem.timings.recognize)),
+                    preprocess: milliseconds(tutorialPoem.timings.preprocess), recognize: milliseconds(tutorialPoem.timings.recognize)),
                 QualityResult(
                     cer: characterErrorRate(ourPoem.recognizedText, truth: truth),
-                    preprocess: ms(ourPoem.timings.preprocess), recognize: ms(ourPoem.timings.recognize)),
+                    preprocess: milliseconds(ourPoem.timings.preprocess), recognize: milliseconds(ourPoem.timings.recognize)),
                 ourPoem.preprocessingReport, ourPoem.coverage
             ))
         FileHandle.standardError.write(Data("  \(sample.file): done\n".utf8))
@@ -185,8 +185,8 @@ private func compareVariants(samples: [QualitySample], images: [String]) async t
         for (sample, path) in zip(samples, images) {
             let poem = try await scanner.scan(fileAt: path)
             cers[sample.category, default: []].append(characterErrorRate(poem.recognizedText, truth: try groundTruth(for: path)))
-            preprocess += ms(poem.timings.preprocess)
-            recognize += ms(poem.timings.recognize)
+            preprocess += milliseconds(poem.timings.preprocess)
+            recognize += milliseconds(poem.timings.recognize)
         }
         let photoMean = mean(categories.filter { $0 != "clean" }.flatMap { cers[$0] ?? [] })
         let cleanMean = mean(cers["clean"] ?? [])
@@ -207,12 +207,12 @@ private func analyze(images: [String]) async throws {
     for path in images {
         let (image, _) = try ImageDecoder.decode(fileAt: path)
         let start = ContinuousClock.now
-        let prepared = try await ImagePreprocessor.process(image, options: PreprocessingOptions(), orientation: nil)
-        let elapsed = ms(ContinuousClock.now - start)
+        let prepared = try ImagePreprocessor.process(image, options: PreprocessingOptions())
+        let elapsed = milliseconds(ContinuousClock.now - start)
         let stage = try ImagePreprocessor.process(image, options: PreprocessingOptions(deskews: false))
         let osdStart = ContinuousClock.now
         let turn = try await detector.detect(stage.image)
-        let osdTime = ms(ContinuousClock.now - osdStart)
+        let osdTime = milliseconds(ContinuousClock.now - osdStart)
         let report = prepared.report
         let analysis = report.analysis
         print(
@@ -238,7 +238,7 @@ private func orientationEvidence(images: [String]) async throws {
             let turned = try ImagePreprocessor.rotated(upright, clockwiseDegrees: turn)
             let start = ContinuousClock.now
             let found = try await detector.detect(turned)
-            times.append(ms(ContinuousClock.now - start))
+            times.append(milliseconds(ContinuousClock.now - start))
             guard let found else {
                 missing += 1
                 cells.append("none")
@@ -272,7 +272,7 @@ private func runPlainTesseract(_ path: String, tessdata: String) throws -> (Stri
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (String(decoding: data, as: UTF8.self), ms(ContinuousClock.now - start))
+    return (String(decoding: data, as: UTF8.self), milliseconds(ContinuousClock.now - start))
 }
 
 /// The ground truth of a sample: same name with `.txt`, or the folder's shared text.
@@ -321,10 +321,6 @@ private func describe(_ report: PreprocessingReport, coverage: TextCoverage? = n
     if let lines = coverage?.recoveredLineCount, lines > 0 { steps.append("re-read \(lines) lines") }
     if steps.isEmpty { steps.append("nothing") }
     return steps.joined(separator: ", ")
-}
-
-private func ms(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
 
 private func mean(_ values: [Double]) -> Double {

@@ -2,7 +2,11 @@
 // --jobs 2` against `xargs -P 2 tesseract … -l eng+fra` (OMP_THREAD_LIMIT=1), side by side,
 // and a rerun that has nothing left to do.
 //
-//   snap-poem-bench throughput [--runs N] IMAGE...
+//   snap-poem-bench throughput [--runs N] [--against OTHER-SNAP-POEM] IMAGE...
+//
+// With --against, another build of snap-poem (say, main's, before a change) runs the same
+// batch in the same alternating loop, so that the two builds are compared side by side
+// under the same load.
 //
 // The images are copied into one temporary folder under unique names. Each run times both
 // commands, alternating which goes first, and measures their wall-clock time, the CPU time
@@ -85,7 +89,7 @@ func treeResidentMegabytes(root: Int32) -> Double {
     return total
 }
 
-func throughput(images: [String], runs: Int) throws {
+func throughput(images: [String], runs: Int, against other: String? = nil) throws {
     let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let snapPoem = bin.appendingPathComponent("snap-poem").path
     let tessdata = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -106,25 +110,32 @@ func throughput(images: [String], runs: Int) throws {
     environment["OMP_THREAD_LIMIT"] = "1"
     let script =
         "ls \"$1\"/* | xargs -P 2 -I{} sh -c 'tesseract \"$1\" \"$2/$(basename \"$1\")\" -l eng+fra --tessdata-dir \"$3\" 2>/dev/null' _ {} \"$2\" \"$3\""
-    var ours: [CommandCost] = [], theirs: [CommandCost] = []
+    var ours: [CommandCost] = [], theirs: [CommandCost] = [], others: [CommandCost] = []
     var lastOutput = ""
     for run in 0..<runs {
         let output = work.appendingPathComponent("snap-poem-\(run)").path
+        let otherOutput = work.appendingPathComponent("other-\(run)").path
         let tesseractOutput = work.appendingPathComponent("tesseract-\(run)").path
         try FileManager.default.createDirectory(atPath: tesseractOutput, withIntermediateDirectories: true)
-        let runOurs = { try measure(snapPoem, [folder.path, "--output-dir", output, "--jobs", "2", "-q"], environment: environment) }
-        let runTheirs = { try measure("/bin/sh", ["-c", script, "sh", folder.path, tesseractOutput, tessdata], environment: environment) }
-        if run % 2 == 0 {
-            ours.append(try runOurs())
-            theirs.append(try runTheirs())
-        } else {
-            theirs.append(try runTheirs())
-            ours.append(try runOurs())
+        var commands: [() throws -> Void] = [
+            { ours.append(try measure(snapPoem, [folder.path, "--output-dir", output, "--jobs", "2", "-q"], environment: environment)) },
+            {
+                theirs.append(
+                    try measure("/bin/sh", ["-c", script, "sh", folder.path, tesseractOutput, tessdata], environment: environment))
+            },
+        ]
+        if let other {
+            commands.append {
+                others.append(
+                    try measure(other, [folder.path, "--output-dir", otherOutput, "--jobs", "2", "-q"], environment: environment))
+            }
         }
+        // Each command goes first in turn.
+        for offset in 0..<commands.count { try commands[(run + offset) % commands.count]() }
         lastOutput = output
     }
     // Before the reruns, which leave `skipped` lines without timings.
-    let stages = stageTotals(manifest: URL(fileURLWithPath: lastOutput).appendingPathComponent("manifest.jsonl").path)
+    let stages = stageTotals(folder: lastOutput)
     var reruns: [CommandCost] = []
     for _ in 0..<max(runs, 3) {
         reruns.append(try measure(snapPoem, [folder.path, "--output-dir", lastOutput, "--jobs", "2", "-q"], environment: environment))
@@ -153,6 +164,16 @@ func throughput(images: [String], runs: Int) throws {
     let pairs = zip(theirs, ours).map { String(format: "%.2f", $0.wall / $1.wall) }.joined(separator: ", ")
     print("- Ratio of each run: \(pairs).")
     print("- A rerun that skips everything: **\(String(format: "%.0f", rerun))×** faster than the first run.")
+    if let other, !others.isEmpty {
+        let wallRatio = median(others.map(\.wall)) / median(ours.map(\.wall))
+        let cpuRatio = median(others.map(\.cpu)) / median(ours.map(\.cpu))
+        let pairs = zip(others, ours).map { String(format: "%.2f", $0.wall / $1.wall) }.joined(separator: ", ")
+        print(
+            "- This build against \(other): **\(String(format: "%.2f", wallRatio))×** the speed (wall clock; above 1 is faster), "
+                + "\(String(format: "%.2f", cpuRatio))× less CPU; each run: \(pairs); the other build's median "
+                + "\(String(format: "%.2f", median(others.map(\.wall)))) s, peak \(String(format: "%.0f", others.map(\.peakMegabytes).max() ?? 0)) MB."
+        )
+    }
     if let stages {
         print("")
         print(stages)
@@ -160,22 +181,27 @@ func throughput(images: [String], runs: Int) throws {
 }
 
 /// Where the workers' time went, summed over the images of one run, from its manifest.
-func stageTotals(manifest path: String) -> String? {
-    let entries = BatchManifest.read(fileAt: path).entries.compactMap(\.timings)
+func stageTotals(folder path: String) -> String? {
+    guard let folder = try? OutputFolder(creatingAt: path),
+        let contents = try? BatchManifest.read(BatchManifest.wholeBatchFileName, in: folder)
+    else { return nil }
+    let entries = contents.compacted.compactMap(\.timings)
     let total = Double(entries.map(\.totalMs).reduce(0, +))
     guard total > 0 else { return nil }
-    func share(_ name: String, _ milliseconds: Int) -> String {
-        "\(name) \(String(format: "%.1f", Double(milliseconds) / 1000)) s (\(String(format: "%.0f", 100 * Double(milliseconds) / total)) %)"
+    func share(_ name: String, _ milliseconds: [Int]) -> String {
+        let sum = Double(milliseconds.reduce(0, +))
+        return "\(name) \(String(format: "%.1f", sum / 1000)) s (\(String(format: "%.0f", 100 * sum / total)) %)"
     }
-    let parts = [
-        share("reading and decoding", entries.map(\.decodeMs).reduce(0, +)),
-        share("preprocessing (orientation detection included)", entries.map(\.preprocessMs).reduce(0, +)),
-        share("recognition (second readings of turned pages included)", entries.map(\.recognizeMs).reduce(0, +)),
-        share("personalisation", entries.map(\.personalizeMs).reduce(0, +)),
+    let parts: [String] = [
+        share("reading and decoding", entries.map(\.decodeMs)),
+        share("preprocessing (orientation detection included)", entries.map(\.preprocessMs)),
+        share("recognition (second readings of turned pages included)", entries.map(\.recognizeMs)),
+        share("the coverage check", entries.map(\.coverageCheckMs)),
+        share("personalisation", entries.map(\.personalizeMs)),
     ]
-    return
+    let head =
         "Worker time by stage over \(entries.count) images (from the last run's manifest, \(String(format: "%.1f", total / 1000)) s in all): "
-        + parts.joined(separator: ", ") + "; the rest is rendering and the protocol."
+    return head + parts.joined(separator: ", ") + "; the rest is rendering and the protocol."
 }
 
 enum SnapPoemBenchError: Error {

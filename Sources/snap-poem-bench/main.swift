@@ -6,7 +6,9 @@
 //   snap-poem-bench timeout [--runs N] IMAGE...  how far past the time limit recognition returns
 //   snap-poem-bench memory [--runs N] IMAGE...   resident memory over N scans with one scanner
 //   snap-poem-bench entry-points [--runs N] IMAGE BATCH-IMAGE...  URL/Data/batch sequences vs the calls they wrap
-//   snap-poem-bench throughput [--runs N] IMAGE...  a batch vs xargs -P 2 tesseract; a rerun
+//   snap-poem-bench throughput [--runs N] [--against SNAP_POEM] IMAGE...
+//                                                    a batch vs xargs -P 2 tesseract; a rerun;
+//                                                    with --against, vs another snap-poem build too
 //   snap-poem-bench coverage [--runs N] [--no-deskew] [IMAGE...]  the coverage check's cost and findings
 //   snap-poem-bench scaling [--runs N] [IMAGE...]   small print read as it is vs enlarged to 24 px
 //   snap-poem-bench annotate [--runs N] [IMAGE...]  drawing, PNG and side-by-side page vs the scan
@@ -24,7 +26,7 @@ func median(_ values: [Double]) -> Double {
 }
 
 func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    duration.inSeconds * 1000
 }
 
 func format(_ value: Double) -> String { String(format: "%.0f", value) }
@@ -209,7 +211,13 @@ do {
     case "memory": try await memory(images: arguments, count: runs)
     case "quality": try await quality(arguments: arguments)
     case "entry-points": try await entryPoints(arguments: arguments, runs: runs)
-    case "throughput": try throughput(images: arguments, runs: runs)
+    case "throughput":
+        var against: String?
+        if let index = arguments.firstIndex(of: "--against"), index + 1 < arguments.count {
+            against = arguments[index + 1]
+            arguments.removeSubrange(index...(index + 1))
+        }
+        try throughput(images: arguments, runs: runs, against: against)
     case "coverage":
         try await coverage(images: arguments.filter { $0 != "--no-deskew" }, runs: runs, deskews: !arguments.contains("--no-deskew"))
     case "scaling": try await scaling(images: arguments, runs: runs)

@@ -64,16 +64,16 @@ struct CoverageCommandTests {
             imageFacts: ImageFacts(format: .png, storedWidth: 100, storedHeight: 100, orientation: .up),
             recognizedWidth: 100, recognizedHeight: 100, preprocessingReport: PreprocessingReport(inputWidth: 100, inputHeight: 100),
             page: page, recognizedText: "", personalized: ReplacementSet().apply(to: ""), timings: StageTimings())
-        #expect(CoverageWarning.lines(for: poem, name: "page.png").isEmpty)
+        #expect(PoemDiagnostics.coverage(of: poem, name: "page.png").map(\.text).isEmpty)
         poem.coverage = TextCoverage(textShapeCount: 300, coveredBeforeReread: 1, coveredAfterReread: 1)
-        #expect(CoverageWarning.lines(for: poem, name: "page.png").isEmpty)
+        #expect(PoemDiagnostics.coverage(of: poem, name: "page.png").map(\.text).isEmpty)
         let region = BoundingBox(left: 0, top: 10, right: 90, bottom: 30)
         poem.coverage = TextCoverage(
             textShapeCount: 300, coveredBeforeReread: 0.6, coveredAfterReread: 0.996,
             rereadRegions: [RereadRegion(box: region, lineCount: 2, wordCount: 12)], unreadRegions: [region])
         #expect(poem.hasUnreadText)
         #expect(
-            CoverageWarning.lines(for: poem, name: "page.png") == [
+            PoemDiagnostics.coverage(of: poem, name: "page.png").map(\.text) == [
                 "page.png: Tesseract's layout analysis skipped 2 lines of text; they were read again on their own and put back in place (text covered: 60 % → 99 %)",
                 "page.png: 1 region of text could not be read (99 % of the text is covered); the poem may be missing lines: compare it with the image (--format json lists the regions under coverage.unreadRegions)",
             ])

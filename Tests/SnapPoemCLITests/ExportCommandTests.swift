@@ -92,7 +92,7 @@ struct ExportCommandLineTests {
             try ParsedArguments.parse(["L.png", "--mailto", "--copy", "--to", "Zoë <z@example.org>, a@b.org", "--subject", "Pour toi"]))
         #expect(options.export.to.map(\.address) == ["z@example.org", "a@b.org"])
         #expect(options.export.subject == "Pour toi")
-        #expect(options.export.mailto && options.export.copy)
+        #expect(options.export.mailtoLink && options.copy)
     }
 
     @Test("--copy with no clipboard tool: a clear message and exit 71, before any image is read")

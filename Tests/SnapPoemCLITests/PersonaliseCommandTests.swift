@@ -117,9 +117,9 @@ struct PersonaliseCommandTests {
     func describeChange() {
         let change = TextChange(
             line: 19, column: 11, original: "Len-\nore", replacement: "Alex", find: "Lenore", kind: .ocrTolerant, confidence: 57.6)
-        #expect(PersonalizationReport.describe(change) == "line 19, column 11: 'Len-\\nore' → 'Alex' (OCR-tolerant, OCR confidence 58%)")
+        #expect(PoemDiagnostics.describe(change) == "line 19, column 11: 'Len-\\nore' → 'Alex' (OCR-tolerant, OCR confidence 58%)")
         let unknown = TextChange(line: 1, column: 1, original: "LENORE", replacement: "ALEX", find: "Lenore", kind: .caseInsensitive)
-        #expect(PersonalizationReport.describe(unknown) == "line 1, column 1: 'LENORE' → 'ALEX' (ignoring case, OCR confidence unknown)")
+        #expect(PoemDiagnostics.describe(unknown) == "line 1, column 1: 'LENORE' → 'ALEX' (ignoring case, OCR confidence unknown)")
     }
 
     @Test("A FIND that matches nothing warns on standard error with the closest word; exit stays 0")

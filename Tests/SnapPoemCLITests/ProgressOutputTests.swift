@@ -17,12 +17,12 @@ struct ProgressOutputTests {
     @Test("On a terminal the bar shows done/total, rate, time left and failures, and is drawn again after every message")
     func bar() {
         let (console, written) = Self.terminal()
-        let reporter = BatchReporter(console: console, options: BatchOptions())
-        reporter.start(total: 4, toRead: 3, skipped: 1, workers: 2)
-        reporter.finished(BatchInput(path: "a.png"), status: .ok, note: nil)
-        reporter.diagnostic("snap-poem: error: b.png: the file is empty (0 bytes), not an image\n")
-        reporter.finished(BatchInput(path: "b.png"), status: .failed, note: nil)
-        reporter.end(summary: "snap-poem: 4 images: 1 written, 1 skipped (done before), 1 failed, 0 cancelled\n", fields: [:])
+        let diagnostics = DiagnosticsEngine(console: console)
+        diagnostics.startBatch(total: 4, toRead: 3, skipped: 1, workers: 2)
+        diagnostics.imageFinished(BatchInput(path: "a.png"), status: .ok, note: nil)
+        diagnostics.emit(Diagnostic(.error, "b.png: the file is empty (0 bytes), not an image"))
+        diagnostics.imageFinished(BatchInput(path: "b.png"), status: .failed, note: nil)
+        diagnostics.endBatch(BatchSummary(images: 4, written: 1, partial: 0, skipped: 1, failed: 1, cancelled: 0))
         let text = written()
         let erase = "\r\u{1B}[K"
         // The error line erases the bar, and the bar comes back right after it.

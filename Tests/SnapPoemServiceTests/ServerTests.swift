@@ -128,9 +128,13 @@ struct ServerTests {
             let image = try Fixtures.sampleData(Fixtures.stanza)
             let port = server.port
             let responses = try await withThrowingTaskGroup(of: WireResponse.self) { group in
-                for _ in 0..<16 {
+                // Sixteen clients, each from an address of its own (one address may hold only a
+                // share of the engines and queue).
+                for index in 0..<16 {
                     group.addTask {
-                        try await RawHTTPClient.post(port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: image)
+                        try await RawHTTPClient.post(
+                            port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: image,
+                            from: "127.0.0.\(2 + index)")
                     }
                 }
                 var all: [WireResponse] = []
@@ -161,20 +165,29 @@ struct ServerTests {
         let server = try await ServerProcess.start(["--jobs", "1", "--queue", "4", "--stop-timeout", "300"])
         let port = server.port
         let image = try Fixtures.sampleData("Lenore.png")
-        let inFlight = (0..<3).map { _ in
+        // A page four times Lenore first: it holds the engine for seconds, however the test
+        // process is scheduled, while the other two wait in the queue.
+        let page = try TestImages.tiled("Lenore.png", width: 3462, height: 5244)
+        func send(_ index: Int) -> Task<WireResponse, any Error> {
             Task {
                 try await RawHTTPClient.post(
-                    port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: image, timeout: 300)
+                    port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: index == 0 ? page : image, timeout: 300,
+                    from: "127.0.0.\(2 + index)")
             }
         }
-        // Wait until one is being read (the others wait in the queue or are still arriving).
+        // The page first, then the two others once it is being read; then wait until they
+        // wait in the queue (a request still arriving when the signal comes is refused with
+        // 503, as a new one is).
+        let first = send(0)
+        try await HostileClientTests.waitFor("snap_poem_images_in_flight 1", port: port)
+        let inFlight = [first, send(1), send(2)]
         let clock = ContinuousClock()
         // Generous: under AddressSanitizer on a loaded machine the uploads take long to arrive.
         let deadline = clock.now.advanced(by: .seconds(180))
         var busy = false
         while !busy, clock.now < deadline {
             let metrics = try await RawHTTPClient.get(port: port, "/metrics").text
-            busy = metrics.contains("snap_poem_images_in_flight 1")
+            busy = metrics.contains("snap_poem_images_in_flight 1") && metrics.contains("snap_poem_queue_depth 2")
             if !busy { try await Task.sleep(for: .milliseconds(20)) }
         }
         #expect(busy, "requests were never seen in flight and queued")
@@ -192,10 +205,10 @@ struct ServerTests {
             }
         }
         #expect(refused, "new connections must be refused after SIGTERM")
-        for request in inFlight {
+        for (index, request) in inFlight.enumerated() {
             let response = try await request.value
             #expect(response.status == 200, "\(response.text)")
-            #expect(occurrences(of: "Alex", in: response.text) == 3)
+            #expect(occurrences(of: "Alex", in: response.text) == (index == 0 ? 12 : 3), "request \(index)")
         }
         let status = await server.waitForExit(timeout: .seconds(300))
         #expect(status == 0, "\(server.log)")
@@ -289,6 +302,12 @@ struct ServerTests {
         let language = try await ServerProcess.run(["serve", "--jobs", "1", "--lang", "eng+deu"])
         #expect(language.status == 69)
         #expect(language.error.hasPrefix("snap-poem: error: language 'deu' not found in tessdata at "), "\(language.error)")
+        let small = try await ServerProcess.run(["serve", "--jobs", "8", "--memory-mb", "256"])
+        #expect(small.status == 64)
+        #expect(
+            small.error.hasPrefix(
+                "snap-poem: error: a memory budget of 256 MB is too small for 8 engines and uploads of 20 MB; it needs at least "),
+            "\(small.error)")
         let help = try await ServerProcess.run(["serve", "--help"])
         #expect(help.status == 0)
         #expect(help.output.contains("--max-upload-mb N"))

@@ -12,12 +12,12 @@ struct ServiceErrorTests {
     func resourceErrors() {
         let memory = ServiceError(.outOfMemory(path: "upload", stage: "decoding the 4032×3024 JPEG image"))
         #expect(memory.status == 503)
-        #expect(memory.code == "out_of_memory")
+        #expect(memory.code == .outOfMemory)
         #expect(memory.retryAfterSeconds == 5)
         #expect(memory.message.contains("decoding the 4032×3024 JPEG image"))
         let large = ServiceError(.fileTooLarge(path: "upload", bytes: 600 << 20, limit: 512 << 20))
         #expect(large.status == 413)
-        #expect(large.code == "payload_too_large")
+        #expect(large.code == .payloadTooLarge)
     }
 
     @Test("Every error's JSON body parses and names the code")
@@ -29,7 +29,7 @@ struct ServiceErrorTests {
         for error in errors {
             let answer = ServiceError(error)
             let body = try #require(try JSONSerialization.jsonObject(with: answer.jsonBody(requestID: "r1")) as? [String: Any])
-            #expect(body["code"] as? String == answer.code)
+            #expect(body["code"] as? String == answer.code.rawValue)
             #expect(!answer.message.contains("\n"))
         }
     }

@@ -32,7 +32,8 @@ struct ServicePageTests {
         let page = response.text
         #expect(page.contains("<script nonce=\"\(nonce)\">"))
         #expect(page.contains("<style nonce=\"\(nonce)\">"))
-        #expect(page.contains("<input type=\"file\" name=\"image\" accept=\"image/*\" capture=\"environment\" required>"))
+        // No capture attribute: a phone then offers its camera and its photos alike.
+        #expect(page.contains("<input type=\"file\" name=\"image\" accept=\"image/*\" required>"))
         #expect(page.contains("method=\"post\" action=\"/\" enctype=\"multipart/form-data\""))
         #expect(page.contains("name=\"find\"") && page.contains("name=\"replaceWith\""))
         // Nothing is fetched from elsewhere: no external scripts, styles, fonts or images.

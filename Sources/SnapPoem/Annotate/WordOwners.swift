@@ -66,4 +66,7 @@ struct WordOwners {
     func change(ofWord index: Int) -> Int? {
         changes[index]
     }
+
+    /// The indices in `page.words` of the words a change replaced.
+    var replacedWords: [Int] { changes.keys.sorted() }
 }

@@ -7,12 +7,23 @@ import Synchronization
 ///
 /// A manifest is appended to as each image finishes, so a run that is killed leaves every
 /// line it finished. When an input appears on several lines of one file, the last one is its
-/// current state; a run rewrites its own file with one line per input when it starts and
-/// when it ends (atomically, through a temporary file), so that the file stays small. A line
-/// that cannot be read (the torn end of a killed run's last write) is ignored and counted.
+/// current state, except that a `cancelled` line does not replace an earlier one (an image
+/// interrupted while it was read again leaves its earlier output as it was). A run rewrites
+/// its own file with one line per input when it starts and when it ends (atomically), so
+/// that the file stays small. A line that cannot be read (the torn end of a killed run's
+/// last write, a line over `maximumLineBytes`) is skipped and counted.
+///
+/// Manifests are read as streams, a line at a time, and only the current entry of each input
+/// is kept: at most `maximumLineBytes` a line and `maximumBytes` a file, refused beyond.
+/// Inside the output folder they are opened without following links (`OutputFolder`).
 public enum BatchManifest {
     /// `manifest.jsonl`.
     public static let wholeBatchFileName = "manifest.jsonl"
+    /// The longest line read: a line of a real manifest is about a kilobyte, its messages
+    /// included (a worker's printed text is bounded to 64 KiB).
+    public static let maximumLineBytes = 1 << 20
+    /// The largest manifest read: a million pages at about a kilobyte a line.
+    public static let maximumBytes = 1 << 30
 
     /// The manifest a run writes: `manifest.jsonl`, or the shard's own file.
     public static func fileName(for shard: Shard?) -> String {
@@ -28,94 +39,152 @@ public enum BatchManifest {
         return parts.count == 3 && parts[1] == "of" && Int(parts[0]) != nil && Int(parts[2]) != nil
     }
 
-    /// The manifest files in `folder`, sorted by name; none when the folder does not exist.
-    public static func files(inFolder folder: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter(isManifestFileName).sorted()
+    /// The manifest files in `folder`, sorted by name.
+    public static func files(in folder: OutputFolder) -> [String] {
+        folder.names().filter(isManifestFileName)
     }
 
     /// What one manifest file holds.
-    public struct Contents: Sendable {
-        /// Every readable line, in file order.
-        public var entries: [ManifestEntry]
-        /// Lines that are not a manifest entry (a torn last line, a newer schema).
+    public struct Contents: Sendable, Equatable {
+        /// The current entry of each input, in the order inputs first appear.
+        public var compacted: [ManifestEntry]
+        /// Lines that are not a manifest entry (a torn last line, a newer schema, a line
+        /// over the limit).
         public var unreadableLines: Int
 
-        /// The last entry of each input: its current state.
+        /// The current entry of each input, by input.
         public var latest: [String: ManifestEntry] {
-            var latest: [String: ManifestEntry] = [:]
-            for entry in entries { latest[entry.input] = entry }
-            return latest
-        }
-
-        /// One entry per input (its last), in the order inputs first appear.
-        public var compacted: [ManifestEntry] {
-            let latest = self.latest
-            var seen: Set<String> = []
-            return entries.compactMap { entry in seen.insert(entry.input).inserted ? latest[entry.input] : nil }
+            Dictionary(compacted.map { ($0.input, $0) }, uniquingKeysWith: { _, last in last })
         }
     }
 
-    /// Reads a manifest file; a missing or unreadable one (a folder, a FIFO) has no entries.
-    public static func read(fileAt path: String) -> Contents {
-        // Through the library's reader: a FIFO in its place cannot block the batch, and
-        // FoundationEssentials' `contents(atPath:)` leaks its buffer for an empty file.
-        guard let data = try? InputFile.read(path, limit: maximumManifestBytes) else {
-            return Contents(entries: [], unreadableLines: 0)
+    /// Reads the manifest `name` of `folder`; a missing one has no entries.
+    ///
+    /// - Throws: `SnapPoemError.unreadableFile` for a link, a special file, a file over
+    ///   `maximumBytes`, or a read error.
+    public static func read(_ name: String, in folder: OutputFolder) throws(SnapPoemError) -> Contents {
+        let descriptor: Int32
+        do throws(SnapPoemError) {
+            descriptor = try folder.open(name, flags: O_RDONLY | O_NONBLOCK)
+        } catch {
+            if case .fileNotFound = error { return Contents(compacted: [], unreadableLines: 0) }
+            throw error
         }
-        return parse(data)
+        defer { close(descriptor) }
+        let shown = folder.shownPath(name)
+        var status = stat()
+        if fstat(descriptor, &status) == 0, Int(status.st_size) > maximumBytes {
+            throw .unreadableFile(
+                path: shown,
+                reason: "the manifest is \(ByteCount.describe(Int(status.st_size))), over the limit of \(ByteCount.describe(maximumBytes))")
+        }
+        var parser = Parser()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while true {
+            let count = Foundation.read(descriptor, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .unreadableFile(path: shown, reason: InputFile.systemReason(errno))
+            }
+            if count == 0 { break }
+            total += count
+            guard total <= maximumBytes else {
+                throw .unreadableFile(path: shown, reason: "the manifest holds more than the limit of \(ByteCount.describe(maximumBytes))")
+            }
+            buffer.withUnsafeBytes { parser.add(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        return parser.finish()
     }
-
-    /// The largest manifest read back: a million pages at about 700 bytes a line, with room.
-    static let maximumManifestBytes = 1 << 32
 
     /// The entries of a manifest's bytes: one JSON object a line; a line that is not an
     /// entry of the current schema is counted, never trusted.
     static func parse(_ data: Data) -> Contents {
-        let decoder = JSONDecoder()
-        var entries: [ManifestEntry] = []
-        var unreadable = 0
-        for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
-            if let entry = try? decoder.decode(ManifestEntry.self, from: Data(line)),
-                entry.schemaVersion == ManifestEntry.currentSchemaVersion
-            {
-                entries.append(entry)
-            } else {
-                unreadable += 1
-            }
-        }
-        return Contents(entries: entries, unreadableLines: unreadable)
+        var parser = Parser()
+        data.withUnsafeBytes { parser.add($0) }
+        return parser.finish()
     }
 
-    /// Rewrites a manifest with one line per input (its last), atomically; a missing file
-    /// is left missing.
+    /// Keeps the current entry of each input while lines stream in.
+    struct Parser {
+        private var framer = LineFramer(maximumLineBytes: BatchManifest.maximumLineBytes)
+        private let decoder = JSONDecoder()
+        private var order: [String] = []
+        private var current: [String: ManifestEntry] = [:]
+        private var unreadable = 0
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            framer.append(bytes)
+            while let piece = framer.next() {
+                switch piece {
+                case .line(let line): take(line)
+                case .tooLong: unreadable += 1
+                }
+            }
+        }
+
+        private mutating func take(_ line: Data) {
+            guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) else { return }
+            guard let entry = try? decoder.decode(ManifestEntry.self, from: line), entry.schemaVersion == ManifestEntry.currentSchemaVersion
+            else {
+                unreadable += 1
+                return
+            }
+            if let earlier = current[entry.input] {
+                if entry.status == .cancelled, earlier.status != .cancelled { return }
+            } else {
+                order.append(entry.input)
+            }
+            current[entry.input] = entry
+        }
+
+        /// The contents, counting a torn last line (bytes after the last newline).
+        mutating func finish() -> Contents {
+            if framer.pendingBytes > 0 {
+                framer.append([0x0A])
+                while let piece = framer.next() {
+                    if case .line(let line) = piece { take(line) } else { unreadable += 1 }
+                }
+            }
+            return Contents(compacted: order.compactMap { current[$0] }, unreadableLines: unreadable)
+        }
+    }
+
+    /// Rewrites the manifest `name` of `folder` with one line per input (its current one),
+    /// atomically; a missing file is left missing.
     ///
-    /// - Throws: `SnapPoemError.outputNotWritten` when the file cannot be replaced.
-    public static func compact(fileAt path: String) throws(SnapPoemError) {
-        guard FileManager.default.fileExists(atPath: path) else { return }
-        let contents = read(fileAt: path)
+    /// - Throws: `SnapPoemError.outputNotWritten` when the file cannot be read or replaced.
+    public static func compact(_ name: String, in folder: OutputFolder, unfinished: UnfinishedFiles? = nil) throws(SnapPoemError) {
+        guard try folder.hasFile(at: name) else { return }
+        let contents: Contents
+        do throws(SnapPoemError) {
+            contents = try read(name, in: folder)
+        } catch {
+            throw .outputNotWritten(path: folder.shownPath(name), reason: error.description)
+        }
         var data = Data()
         for entry in contents.compacted { data.append(entry.line) }
-        try OutputFile.write(data, to: path, overwrite: true)
+        try folder.write(data, to: name, overwrite: true, unfinished: unfinished)
     }
 }
 
-/// Appends entries to one manifest file, each as one `write` of a whole line, so that a
-/// reader or a killed run sees only whole lines (or a torn last one, which readers skip).
+/// Appends entries to one manifest file of an output folder, each as one `write` of a
+/// whole line, so that a reader or a killed run sees only whole lines (or a torn last one,
+/// which readers skip). An append that fails (a full disk) is undone: the file is cut back
+/// to where it was, so that no torn line is left for the next append to run into.
 public final class ManifestWriter: Sendable {
-    /// The manifest's path.
+    /// The manifest's path, as messages show it.
     public let path: String
     private let descriptor: Mutex<Int32>
 
-    /// Opens (creating) `path` for appending. A file that does not end with a newline (the
-    /// torn last line of a killed run) gets one first, so that the next entry starts a line.
+    /// Opens (creating) the manifest `name` of `folder` for appending, without following a
+    /// link. A file that does not end with a newline (the torn last line of a killed run)
+    /// gets one first, so that the next entry starts a line.
     ///
-    /// - Throws: `SnapPoemError.outputNotWritten` when the file cannot be opened.
-    public init(path: String) throws(SnapPoemError) {
-        let file = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o666)
-        guard file >= 0 else {
-            throw .outputNotWritten(path: path, reason: String(cString: strerror(errno)).lowercased())
-        }
+    /// - Throws: `SnapPoemError.outputNotWritten` when the file cannot be opened (a link, a
+    ///   special file, permissions).
+    public init(_ name: String, in folder: OutputFolder) throws(SnapPoemError) {
+        let file = try folder.open(name, flags: O_RDWR | O_CREAT | O_APPEND)
         var info = stat()
         if fstat(file, &info) == 0, info.st_size > 0 {
             var last: UInt8 = 0
@@ -123,18 +192,23 @@ public final class ManifestWriter: Sendable {
                 _ = Self.writeAll(file, Data([0x0A]))
             }
         }
-        self.path = path
+        self.path = folder.shownPath(name)
         self.descriptor = Mutex(file)
     }
 
     /// Appends one entry.
     ///
-    /// - Throws: `SnapPoemError.outputNotWritten` when the write fails (disk full).
+    /// - Throws: `SnapPoemError.outputNotWritten` when the write fails (disk full); the file
+    ///   is then as it was before.
     public func append(_ entry: ManifestEntry) throws(SnapPoemError) {
         let line = entry.line
         let failure = descriptor.withLock { file -> Int32? in
             guard file >= 0 else { return EBADF }
-            return Self.writeAll(file, line)
+            var info = stat()
+            let size = fstat(file, &info) == 0 ? info.st_size : -1
+            guard let failure = Self.writeAll(file, line) else { return nil }
+            if size >= 0 { _ = ftruncate(file, size) }
+            return failure
         }
         if let failure {
             throw .outputNotWritten(path: path, reason: String(cString: strerror(failure)).lowercased())

@@ -65,7 +65,10 @@ extension BatchScanner {
     ///   - order: completion order (the default) or input order.
     /// - Returns: a sequence that reads the batch when it is iterated.
     public func results(for inputs: [BatchInput], order: ResultOrder = .completion) -> Results {
-        Results(scanner: self, inputs: inputs, order: order)
+        Results(scanner: self, inputs: inputs, order: order, reportsProgress: false) { event in
+            if case .result(let result) = event { return result }
+            return nil
+        }
     }
 
     /// The results of reading `inputs`, with progress reports in between; otherwise the same as
@@ -86,88 +89,60 @@ extension BatchScanner {
     ///   - order: completion order (the default) or input order, for the results.
     /// - Returns: a sequence that reads the batch when it is iterated.
     public func events(for inputs: [BatchInput], order: ResultOrder = .completion) -> Events {
-        Events(scanner: self, inputs: inputs, order: order)
+        Events(scanner: self, inputs: inputs, order: order, reportsProgress: true) { $0 }
     }
 
     /// A batch's results: an `AsyncSequence` of `BatchResult`, made by `results(for:order:)`.
-    public struct Results: AsyncSequence, Sendable {
-        /// Each input's outcome.
-        public typealias Element = BatchResult
-        /// What iteration throws: `SnapPoemError` when no engine can start or the iterating
-        /// task is cancelled.
-        public typealias Failure = SnapPoemError
-
-        let scanner: BatchScanner
-        let inputs: [BatchInput]
-        let order: ResultOrder
-
-        /// Starts nothing yet: the batch is read when the iterator is first asked for a result.
-        public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(run: BatchIteration(scanner: scanner, inputs: inputs, order: order, reportsProgress: false))
-        }
-
-        /// Hands over the results of one reading of the batch.
-        public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
-            let run: BatchIteration
-
-            /// The next result, or nil when every input has been handed over.
-            ///
-            /// - Throws: `SnapPoemError.cancelled` when the iterating task is cancelled;
-            ///   the engine's error when no engine can start.
-            public mutating func next() async throws(SnapPoemError) -> BatchResult? {
-                while let event = try await run.next() {
-                    if case .result(let result) = event { return result }
-                }
-                return nil
-            }
-
-            /// The next result, or nil when every input has been handed over.
-            ///
-            /// - Parameter actor: the caller's actor, to which the result is handed back.
-            /// - Throws: as `next()`.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(SnapPoemError) -> BatchResult? {
-                try await next()
-            }
-        }
-    }
+    public typealias Results = BatchSequence<BatchResult>
 
     /// A batch's results with progress reports: an `AsyncSequence` of `Event`, made by
     /// `events(for:order:)`.
-    public struct Events: AsyncSequence, Sendable {
-        /// A progress report or a result.
-        public typealias Element = Event
-        /// What iteration throws: `SnapPoemError` when no engine can start or the iterating
-        /// task is cancelled.
-        public typealias Failure = SnapPoemError
+    public typealias Events = BatchSequence<Event>
+}
 
-        let scanner: BatchScanner
-        let inputs: [BatchInput]
-        let order: ResultOrder
+/// One reading of a batch as an `AsyncSequence`: `BatchScanner.Results` (each input's
+/// `BatchResult`) and `BatchScanner.Events` (progress reports too) are this one sequence,
+/// differing only in what they hand over.
+public struct BatchSequence<Element: Sendable>: AsyncSequence, Sendable {
+    /// What iteration throws: `SnapPoemError` when no engine can start or the iterating
+    /// task is cancelled.
+    public typealias Failure = SnapPoemError
 
-        /// Starts nothing yet: the batch is read when the iterator is first asked for an event.
-        public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(run: BatchIteration(scanner: scanner, inputs: inputs, order: order, reportsProgress: true))
+    let scanner: BatchScanner
+    let inputs: [BatchInput]
+    let order: BatchScanner.ResultOrder
+    let reportsProgress: Bool
+    /// What of each event is handed over; nil skips it.
+    let pick: @Sendable (BatchScanner.Event) -> Element?
+
+    /// Starts nothing yet: the batch is read when the iterator is first asked for an element.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(
+            run: BatchIteration(scanner: scanner, inputs: inputs, order: order, reportsProgress: reportsProgress), pick: pick)
+    }
+
+    /// Hands over the elements of one reading of the batch.
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
+        let run: BatchIteration
+        let pick: @Sendable (BatchScanner.Event) -> Element?
+
+        /// The next element, or nil when every input's result has been handed over.
+        ///
+        /// - Throws: `SnapPoemError.cancelled` when the iterating task is cancelled;
+        ///   the engine's error when no engine can start.
+        public mutating func next() async throws(SnapPoemError) -> Element? {
+            while let event = try await run.next() {
+                if let element = pick(event) { return element }
+            }
+            return nil
         }
 
-        /// Hands over the events of one reading of the batch.
-        public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
-            let run: BatchIteration
-
-            /// The next event, or nil when every input's result has been handed over.
-            ///
-            /// - Throws: `SnapPoemError.cancelled` when the iterating task is cancelled;
-            ///   the engine's error when no engine can start.
-            public mutating func next() async throws(SnapPoemError) -> Event? {
-                try await run.next()
-            }
-
-            /// The next event, or nil when every input's result has been handed over.
-            ///
-            /// - Parameter actor: the caller's actor, to which the result is handed back.
-            /// - Throws: as `next()`.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(SnapPoemError) -> Event? {
-                try await run.next()
-            }
+        /// The next element, or nil when every input's result has been handed over.
+        ///
+        /// - Parameter actor: the caller's actor, to which the element is handed back.
+        /// - Throws: as `next()`.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(SnapPoemError) -> Element? {
+            try await next()
         }
     }
 }

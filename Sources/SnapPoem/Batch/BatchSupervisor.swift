@@ -17,32 +17,39 @@ public struct BatchJob: Sendable, Equatable {
     }
 }
 
-/// What became of one job.
-public enum BatchJobOutcome: Sendable, Equatable {
-    /// The worker answered; `printed` is what it printed meanwhile (codec messages).
-    case replied(WorkerReply, printed: [String])
-    /// The worker died or was stopped while reading it (`SnapPoemError.workerFailed`).
-    case workerFailed(SnapPoemError, printed: [String])
-    /// The batch was cancelled while the job was being read.
-    case cancelled(printed: [String])
-}
-
-/// Why a supervised batch could not run at all.
+/// Why a batch could not run at all: its workers cannot start.
 public struct BatchStartFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// One line: what failed.
-    public var message: String
-    /// The exit code the worker asked the batch to end with (e.g. 69 when the tessdata is
-    /// missing), nil when the supervisor itself failed.
-    public var code: Int32?
+    /// What failed, as the worker (or the supervisor) said it: category `.engine` (no
+    /// tessdata, a language without data, workers that die while starting), `.usage` (an
+    /// option value the engine refused).
+    public var diagnostic: Diagnostic
 
     /// Creates a failure.
-    public init(message: String, code: Int32?) {
-        self.message = message
-        self.code = code
+    public init(_ diagnostic: Diagnostic) {
+        self.diagnostic = diagnostic
     }
 
-    /// `message`.
-    public var description: String { message }
+    /// The diagnostic's text.
+    public var description: String { diagnostic.text }
+}
+
+/// Something that reads a batch's jobs and hands each one's outcome over: worker processes
+/// (`BatchSupervisor`) or this process (`InProcessReader`).
+public protocol BatchReader: Sendable {
+    /// Has every job read.
+    ///
+    /// - Parameters:
+    ///   - jobs: the images to read, each with its place in the batch.
+    ///   - onStart: called as each job starts being read.
+    ///   - onOutcome: called with each job's outcome, one call at a time.
+    /// - Returns: the jobs never finished because the task was cancelled (no outcome was
+    ///   handed over for them).
+    /// - Throws: `BatchStartFailure` when nothing can read them; jobs already finished have
+    ///   had their outcomes handed over, the others have none.
+    func read(
+        _ jobs: [BatchJob], onStart: @escaping @Sendable (BatchJob) -> Void,
+        onOutcome: @escaping @Sendable (BatchJob, ImageOutcome) async -> Void
+    ) async throws(BatchStartFailure) -> [BatchJob]
 }
 
 /// Runs a batch in worker processes so that nothing one image does can take the batch down.
@@ -60,15 +67,21 @@ public struct BatchStartFailure: Error, Sendable, Equatable, CustomStringConvert
 ///   covers reading, decoding, preprocessing and recognition) has its worker killed and fails
 ///   `over the per-image limit of 120 s`;
 /// - whatever a worker prints (libpng's and libjpeg's messages) is tied to the job in flight;
+/// - a worker that breaks the protocol (a line that is no message, a line over the limit, a
+///   `ready` while it reads an image, an answer to another request) is killed, and the
+///   image it was reading fails with what it sent;
 /// - a worker that cannot start its engine stops the batch with its reason
 ///   (`BatchStartFailure`), and so do three workers in a row that die while starting;
 /// - cancelling the calling task kills every worker at once: jobs in flight end
 ///   `cancelled`, jobs not yet sent are returned.
 ///
-/// Outcomes are handed to `onOutcome` one at a time, in the order jobs finish.
-public struct BatchSupervisor: Sendable {
+/// Every worker gets `configuration` as its first message. Outcomes are handed to
+/// `onOutcome` one at a time, in the order jobs finish.
+public struct BatchSupervisor: BatchReader {
     /// How to start a worker.
     public var command: WorkerCommand
+    /// What every worker is told first: the scan and what to make of each poem.
+    public var configuration: WorkerConfiguration
     /// How many workers run at once.
     public var workers: Int
     /// The wall-clock limit for one image.
@@ -77,25 +90,19 @@ public struct BatchSupervisor: Sendable {
     public var startTimeLimit: Duration = .seconds(120)
 
     /// Creates a supervisor; `workers` is at least 1.
-    public init(command: WorkerCommand, workers: Int, imageTimeLimit: Duration) {
+    public init(command: WorkerCommand, configuration: WorkerConfiguration, workers: Int, imageTimeLimit: Duration) {
         self.command = command
+        self.configuration = configuration
         self.workers = max(1, workers)
         self.imageTimeLimit = imageTimeLimit
     }
 
-    /// Has every job read.
-    ///
-    /// - Parameters:
-    ///   - jobs: the images to read, each with its place in the batch.
-    ///   - onStart: called as each job is sent to a worker.
-    ///   - onOutcome: called with each job's outcome, one call at a time.
-    /// - Returns: the jobs that were never sent, because the task was cancelled.
-    /// - Throws: `BatchStartFailure` when workers cannot start; jobs already finished have
-    ///   had their outcomes delivered.
-    public func run(
+    /// Has every job read by the workers (`BatchReader.read(_:onStart:onOutcome:)`);
+    /// `onStart` is called as each job is sent to a worker.
+    public func read(
         _ jobs: [BatchJob],
         onStart: @escaping @Sendable (BatchJob) -> Void = { _ in },
-        onOutcome: @escaping @Sendable (BatchJob, BatchJobOutcome) async -> Void
+        onOutcome: @escaping @Sendable (BatchJob, ImageOutcome) async -> Void
     ) async throws(BatchStartFailure) -> [BatchJob] {
         guard !jobs.isEmpty else { return [] }
         let (events, continuation) = AsyncStream<SupervisorEvent>.makeStream()
@@ -113,9 +120,15 @@ public struct BatchSupervisor: Sendable {
         // (a cancelled task's stream would end at once): cancellation arrives as an event, and
         // the loop goes on until every worker is stopped and every outcome delivered.
         let supervisor = self
+        // Workers that run side by side keep one engine each: together they already use
+        // every core. A lone worker reads each image with the engines configured.
+        var workerConfiguration = configuration
+        if min(workers, jobs.count) > 1 { workerConfiguration.scan.recognitionEngines = 1 }
+        let configurationLine = WorkerLine.encode(workerConfiguration)
         let loop = Task { () -> (BatchStartFailure?, [BatchJob]) in
             var run = SupervisedRun(
-                supervisor: supervisor, pending: jobs[...], report: { continuation.yield(.worker($0)) }, onStart: onStart)
+                supervisor: supervisor, configurationLine: configurationLine, pending: jobs[...],
+                report: { continuation.yield(.worker($0)) }, onStart: onStart)
             run.startWorkers()
             for await event in events {
                 await run.handle(event, onOutcome: onOutcome)
@@ -154,11 +167,13 @@ private struct SupervisedRun {
         var phase: Phase
         /// Set when the supervisor killed it for running over the per-image limit.
         var stoppedForLimit = false
-        /// Set when it was killed for sending something that is not a protocol message.
+        /// Set when it was killed for breaking the protocol: what it sent.
         var brokeProtocol: String?
     }
 
     let supervisor: BatchSupervisor
+    /// The first message every worker gets.
+    let configurationLine: Data
     var pending: ArraySlice<BatchJob>
     let report: @Sendable (WorkerEvent) -> Void
     let onStart: @Sendable (BatchJob) -> Void
@@ -170,10 +185,11 @@ private struct SupervisedRun {
     var failure: BatchStartFailure?
 
     init(
-        supervisor: BatchSupervisor, pending: ArraySlice<BatchJob>, report: @escaping @Sendable (WorkerEvent) -> Void,
-        onStart: @escaping @Sendable (BatchJob) -> Void
+        supervisor: BatchSupervisor, configurationLine: Data, pending: ArraySlice<BatchJob>,
+        report: @escaping @Sendable (WorkerEvent) -> Void, onStart: @escaping @Sendable (BatchJob) -> Void
     ) {
         self.supervisor = supervisor
+        self.configurationLine = configurationLine
         self.pending = pending
         self.report = report
         self.onStart = onStart
@@ -204,8 +220,10 @@ private struct SupervisedRun {
             let process = try WorkerProcess.start(id: nextWorkerID, command: supervisor.command, report: report)
             workers[nextWorkerID] = Worker(process: process, phase: .starting(since: .now))
             nextWorkerID += 1
+            // A worker that is gone already does not read it; its exit brings what follows.
+            _ = process.send(line: configurationLine)
         } catch {
-            fail(BatchStartFailure(message: error.description, code: nil))
+            fail(BatchStartFailure(Diagnostic(.error, error.description, category: .engine)))
         }
     }
 
@@ -214,7 +232,7 @@ private struct SupervisedRun {
         for worker in workers.values { worker.process.kill() }
     }
 
-    mutating func handle(_ event: SupervisorEvent, onOutcome: @Sendable (BatchJob, BatchJobOutcome) async -> Void) async {
+    mutating func handle(_ event: SupervisorEvent, onOutcome: @Sendable (BatchJob, ImageOutcome) async -> Void) async {
         switch event {
         case .cancel:
             cancelled = true
@@ -234,24 +252,26 @@ private struct SupervisedRun {
         case .worker(.message(let id, let message, let printed)):
             await handle(message, from: id, printed: printed, onOutcome: onOutcome)
         case .worker(.garbled(let id, let line)):
-            // A worker that breaks the protocol cannot be trusted with more work.
-            brokeProtocol(id, saying: line)
+            brokeProtocol(id, saying: line.map { "'\($0)'" } ?? "a line over the limit of \(WorkerLine.maximumBytes) bytes")
         case .worker(.exited(let id, let status, let printed)):
             guard let worker = workers.removeValue(forKey: id) else { return }
             switch worker.phase {
             case .busy(let job, _, _):
                 if cancelled {
-                    await onOutcome(job, .cancelled(printed: printed))
+                    await onOutcome(job, ImageOutcome(status: .cancelled, printed: printed))
+                } else if failure != nil {
+                    // Stopped with the batch: not read, and no outcome; the caller counts it.
+                    break
                 } else {
                     let reason =
                         if worker.stoppedForLimit {
-                            "over the per-image limit of \(Self.seconds(supervisor.imageTimeLimit)) s"
-                        } else if let line = worker.brokeProtocol {
-                            "the worker broke the batch protocol, sending '\(line)'"
+                            "over the per-image limit of \(supervisor.imageTimeLimit.secondsText) s"
+                        } else if let sent = worker.brokeProtocol {
+                            "the worker broke the batch protocol, sending \(sent)"
                         } else {
                             ExitStatus.describe(status)
                         }
-                    await onOutcome(job, .workerFailed(.workerFailed(path: job.input.path, reason: reason), printed: printed))
+                    await onOutcome(job, .failed(.workerFailed(path: job.input.path, reason: reason), printed: printed))
                 }
             case .starting:
                 if !isStopping {
@@ -260,7 +280,9 @@ private struct SupervisedRun {
                         let said = printed.isEmpty ? "" : ": " + printed.suffix(3).joined(separator: " / ")
                         fail(
                             BatchStartFailure(
-                                message: "batch workers die while starting (\(ExitStatus.describe(status)))\(said)", code: nil))
+                                Diagnostic(
+                                    .error, "batch workers die while starting (\(ExitStatus.describe(status)))\(said)",
+                                    category: .engine)))
                     }
                 }
             case .idle, .finishing: break
@@ -270,24 +292,35 @@ private struct SupervisedRun {
     }
 
     private mutating func handle(
-        _ message: WorkerMessage, from id: Int, printed: [String], onOutcome: @Sendable (BatchJob, BatchJobOutcome) async -> Void
+        _ message: WorkerMessage, from id: Int, printed: [String], onOutcome: @Sendable (BatchJob, ImageOutcome) async -> Void
     ) async {
         guard let worker = workers[id] else { return }
-        switch message.type {
-        case .ready:
+        // Each message is allowed in one phase only; anything else breaks the protocol, and a
+        // worker that breaks it cannot be trusted with its image or with more work.
+        switch (message.type, worker.phase) {
+        case (.ready, .starting):
             startFailuresInARow = 0
             workers[id]?.phase = .idle
             dispatch(to: id)
-        case .fatal:
-            fail(BatchStartFailure(message: message.error ?? "the batch worker cannot start", code: message.code))
-        case .result:
-            guard case .busy(let job, let requestID, _) = worker.phase, message.id == requestID, let reply = message.reply else {
-                brokeProtocol(id, saying: "a result for request \(message.id ?? -1)")
+        case (.fatal, .starting):
+            fail(
+                BatchStartFailure(
+                    message.failure ?? Diagnostic(.error, "the batch worker cannot start", category: .engine)))
+        case (.result, .busy(let job, let requestID, _)):
+            guard message.id == requestID, var outcome = message.outcome else {
+                brokeProtocol(id, saying: "a result for request \(message.id ?? -1) while it was reading request \(requestID)")
                 return
             }
             workers[id]?.phase = .idle
-            await onOutcome(job, .replied(reply, printed: printed))
+            outcome.printed = printed + outcome.printed
+            await onOutcome(job, outcome)
             dispatch(to: id)
+        case (.ready, .busy):
+            brokeProtocol(id, saying: "'ready' while it was reading the image")
+        case (.ready, _), (.result, _):
+            brokeProtocol(id, saying: "'\(message.type.rawValue)' when it had no image to read")
+        case (.fatal, _):
+            brokeProtocol(id, saying: "'fatal' after it had started")
         }
     }
 
@@ -306,7 +339,7 @@ private struct SupervisedRun {
             return
         }
         nextRequestID += 1
-        guard worker.process.send(WorkerRequest(id: nextRequestID, input: job.input, contents: job.contents)) else {
+        guard worker.process.send(line: WorkerLine.encode(WorkerRequest(id: nextRequestID, job: job))) else {
             // The worker died meanwhile: the job stays for another worker, and the exit
             // brings a replacement.
             workers[id]?.phase = .finishing
@@ -316,11 +349,5 @@ private struct SupervisedRun {
         pending.removeFirst()
         workers[id]?.phase = .busy(job, requestID: nextRequestID, deadline: .now + supervisor.imageTimeLimit)
         onStart(job)
-    }
-
-    /// `120`, or `2.5`.
-    static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : String(format: "%.1f", Double(milliseconds) / 1000)
     }
 }

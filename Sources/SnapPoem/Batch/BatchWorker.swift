@@ -1,52 +1,31 @@
 import Dispatch
 import Foundation
 
-/// The worker side of a supervised batch (see `BatchSupervisor`): a process that reads
-/// requests from file descriptor 3, one at a time, and answers each with a `WorkerReply`.
+/// The worker side of a supervised batch (see `BatchSupervisor`): a process that reads its
+/// `WorkerConfiguration` and then requests from file descriptor 3, one at a time, and
+/// answers each with an `ImageOutcome` (`ImageReader`: the same path as a batch of one read
+/// in-process).
 ///
-/// `serve` sets the process up for the job before anything else:
-/// - a limit on its address space (`setrlimit(RLIMIT_AS)`), so runaway memory while
-///   reading one image makes an allocation fail in this worker, not the machine swap (not
-///   under a sanitizer, see `runsUnderSanitizer`);
+/// `serve()` sets the process up for the job before anything else:
+/// - a limit on its address space (`setrlimit(RLIMIT_AS)`, from the configuration), so
+///   runaway memory while reading one image makes an allocation fail in this worker, not the
+///   machine swap (not under a sanitizer, see `runsUnderSanitizer`);
 /// - a watchdog thread that ends the worker when its supervisor is gone (the parent process
-///   changed), even if the worker is stuck inside a C library;
-/// - the test-only faults of `WorkerFault`.
-/// Then it starts the engine through `start` and says `ready`; a start that fails is
-/// reported as `fatal` with its exit code, and the worker exits.
+///   changed), even if the worker is stuck inside a C library.
+/// Then it starts the engine and says `ready`; an engine that cannot start is reported as
+/// `fatal`, and the worker exits.
 public enum BatchWorker {
     /// The descriptor the protocol socket is given as.
     public static let channel: Int32 = 3
 
-    /// Why a worker could not start: the message and the exit code for the batch.
-    public struct StartFailure: Error, Sendable {
-        /// One line.
-        public var message: String
-        /// The exit code the batch should end with.
-        public var code: Int32
-
-        /// Creates a start failure.
-        public init(message: String, code: Int32) {
-            self.message = message
-            self.code = code
-        }
-    }
-
-    /// Answers one request.
-    public typealias Handler = @Sendable (WorkerRequest) async -> WorkerReply
-
     /// Serves requests until the supervisor closes the channel.
     ///
-    /// - Parameters:
-    ///   - memoryLimit: the address-space limit in bytes, or nil for none.
-    ///   - environment: where `WorkerFault`'s variable is looked up.
-    ///   - start: starts the engine and returns the handler for requests.
-    /// - Returns: the process's exit code: 0 after a clean end, the start failure's code, or
-    ///   64 when descriptor 3 is not a supervisor's socket (someone ran the worker mode by hand).
-    public static func serve(
-        memoryLimit: Int?,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        start: () async throws(StartFailure) -> Handler
-    ) async -> Int32 {
+    /// - Parameter environment: where the test builds' injected faults are looked up
+    ///   (`WorkerFault`, in debug builds only).
+    /// - Returns: the process's exit code: 0 after a clean end, 1 when the engine could not
+    ///   start, 70 when the supervisor broke the protocol, or 64 when descriptor 3 is not a
+    ///   supervisor's socket (someone ran the worker mode by hand).
+    public static func serve(environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
         var info = stat()
         guard fstat(channel, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
             FileHandle.standardError.write(
@@ -54,30 +33,44 @@ public enum BatchWorker {
             return 64
         }
         watchParent()
-        if let memoryLimit, !runsUnderSanitizer {
+        var reader = ChannelReader(descriptor: channel)
+        guard case .line(let first)? = await reader.next(),
+            let configuration = WorkerLine.decode(WorkerConfiguration.self, from: first)
+        else {
+            FileHandle.standardError.write(Data("snap-poem: worker: no configuration from the supervisor\n".utf8))
+            return 70
+        }
+        if let memoryLimit = configuration.memoryLimit, !runsUnderSanitizer {
             var limit = rlimit(rlim_cur: rlim_t(memoryLimit), rlim_max: rlim_t(memoryLimit))
             _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
         }
-        let faults = WorkerFault.plan(from: environment)
-        let handler: Handler
-        do throws(StartFailure) {
-            handler = try await start()
+        #if SNAP_POEM_TEST_HOOKS
+            let faults = WorkerFault.plan(from: environment)
+        #endif
+        let scanner: PoemScanner
+        do throws(SnapPoemError) {
+            scanner = try await PoemScanner(configuration: configuration.scan)
         } catch {
-            _ = WorkerLine.send(WorkerLine.encode(WorkerMessage.fatal(error.message, code: error.code)), to: channel)
-            return error.code
+            let category: Diagnostic.Category = error.category == .usage ? .usage : .engine
+            var failure = Diagnostic(error)
+            failure.category = category
+            _ = WorkerLine.send(WorkerLine.encode(WorkerMessage.fatal(failure)), to: channel)
+            return 1
         }
+        let imageReader = ImageReader(scanner: scanner, request: configuration.export)
         guard WorkerLine.send(WorkerLine.encode(WorkerMessage.ready()), to: channel) else { return 0 }
-        var reader = LineReader(descriptor: channel)
-        while let line = await reader.nextLine() {
-            guard let request = WorkerLine.decode(WorkerRequest.self, from: line) else {
+        while let piece = await reader.next() {
+            guard case .line(let line) = piece, let request = WorkerLine.decode(WorkerRequest.self, from: line) else {
                 FileHandle.standardError.write(Data("snap-poem: worker: a request that cannot be read\n".utf8))
                 return 70
             }
-            if let fault = faults[request.relativeName] ?? faults[(request.name as NSString).lastPathComponent] {
-                fault.strike()
-            }
-            let reply = await handler(request)
-            guard WorkerLine.send(WorkerLine.encode(WorkerMessage.result(request.id, reply)), to: channel) else { return 0 }
+            #if SNAP_POEM_TEST_HOOKS
+                if let fault = faults[request.relativeName] ?? faults[(request.name as NSString).lastPathComponent] {
+                    fault.strike(channel: channel)
+                }
+            #endif
+            let outcome = await imageReader.read(request.job)
+            guard WorkerLine.send(WorkerLine.encode(WorkerMessage.result(request.id, outcome)), to: channel) else { return 0 }
         }
         return 0
     }
@@ -105,30 +98,27 @@ public enum BatchWorker {
     }
 }
 
-/// Reads newline-terminated lines from a descriptor, blocking on a Dispatch thread rather
-/// than on one of Swift's cooperative threads.
-private struct LineReader {
+/// Reads the supervisor's lines from the channel, blocking on a Dispatch thread rather than
+/// on one of Swift's cooperative threads, framed by `LineFramer` within
+/// `WorkerLine.maximumBytes`.
+private struct ChannelReader {
     let descriptor: Int32
-    private var pending = Data()
+    private var framer = LineFramer(maximumLineBytes: WorkerLine.maximumBytes)
     private var ended = false
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    /// The next line without its newline, or nil at the end.
-    mutating func nextLine() async -> Data? {
+    /// The next line (or a line too long), or nil at the end.
+    mutating func next() async -> LineFramer.Piece? {
         while true {
-            if let newline = pending.firstIndex(of: 0x0A) {
-                let line = pending[pending.startIndex..<newline]
-                pending.removeSubrange(pending.startIndex...newline)
-                return Data(line)
-            }
+            if let piece = framer.next() { return piece }
             if ended { return nil }
             let descriptor = self.descriptor
             let chunk: Data? = await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
-                    var buffer = [UInt8](repeating: 0, count: 65_536)
+                    var buffer = [UInt8](repeating: 0, count: 1 << 20)
                     while true {
                         let count = read(descriptor, &buffer, buffer.count)
                         if count < 0, errno == EINTR { continue }
@@ -141,7 +131,7 @@ private struct LineReader {
                 ended = true
                 continue
             }
-            pending.append(chunk)
+            framer.append(chunk)
         }
     }
 }

@@ -46,18 +46,42 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         public var preprocessMs: Int
         /// Tesseract's layout analysis and recognition.
         public var recognizeMs: Int
+        /// The text coverage check after recognition, re-reading included.
+        public var coverageCheckMs: Int
         /// Find/replace.
         public var personalizeMs: Int
         /// The worker's whole time on the input, rendering included.
         public var totalMs: Int
 
         /// Creates a timing record.
-        public init(decodeMs: Int, preprocessMs: Int, recognizeMs: Int, personalizeMs: Int, totalMs: Int) {
+        public init(decodeMs: Int, preprocessMs: Int, recognizeMs: Int, coverageCheckMs: Int = 0, personalizeMs: Int, totalMs: Int) {
             self.decodeMs = decodeMs
             self.preprocessMs = preprocessMs
             self.recognizeMs = recognizeMs
+            self.coverageCheckMs = coverageCheckMs
             self.personalizeMs = personalizeMs
             self.totalMs = totalMs
+        }
+
+        /// The stages' times, and `total` for the whole of the work.
+        public init(_ stages: StageTimings?, total: Duration) {
+            self.init(
+                decodeMs: stages?.decode.wholeMilliseconds ?? 0, preprocessMs: stages?.preprocess.wholeMilliseconds ?? 0,
+                recognizeMs: stages?.recognize.wholeMilliseconds ?? 0, coverageCheckMs: stages?.coverageCheck.wholeMilliseconds ?? 0,
+                personalizeMs: stages?.personalize.wholeMilliseconds ?? 0, totalMs: total.wholeMilliseconds)
+        }
+
+        enum CodingKeys: String, CodingKey { case decodeMs, preprocessMs, recognizeMs, coverageCheckMs, personalizeMs, totalMs }
+
+        /// Reads a record; `coverageCheckMs`, added later, is 0 when absent.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            decodeMs = try container.decode(Int.self, forKey: .decodeMs)
+            preprocessMs = try container.decode(Int.self, forKey: .preprocessMs)
+            recognizeMs = try container.decode(Int.self, forKey: .recognizeMs)
+            coverageCheckMs = try container.decodeIfPresent(Int.self, forKey: .coverageCheckMs) ?? 0
+            personalizeMs = try container.decode(Int.self, forKey: .personalizeMs)
+            totalMs = try container.decode(Int.self, forKey: .totalMs)
         }
     }
 

@@ -32,8 +32,9 @@ public struct WorkerCommand: Sendable, Equatable {
 enum WorkerEvent: Sendable {
     /// A protocol message, with what the worker printed since its previous message.
     case message(worker: Int, WorkerMessage, printed: [String])
-    /// A line that is not a protocol message: the worker is broken.
-    case garbled(worker: Int, line: String)
+    /// A line that is not a protocol message (its start), or nil for a line over
+    /// `WorkerLine.maximumBytes`: the worker is broken.
+    case garbled(worker: Int, line: String?)
     /// The worker's process ended (`status` as `waitpid` gives it), with what it printed
     /// since its last message.
     case exited(worker: Int, status: Int32, printed: [String])
@@ -105,10 +106,9 @@ final class WorkerProcess: Sendable {
         return worker
     }
 
-    /// Sends a request; false when the worker is gone.
-    func send(_ request: WorkerRequest) -> Bool {
-        let line = WorkerLine.encode(request)
-        return channel.withLock { socket in socket >= 0 && WorkerLine.send(line, to: socket) }
+    /// Sends one encoded message line; false when the worker is gone.
+    func send(line: Data) -> Bool {
+        channel.withLock { socket in socket >= 0 && WorkerLine.send(line, to: socket) }
     }
 
     /// Tells the worker there is no more work: it finishes and exits.
@@ -132,8 +132,8 @@ final class WorkerProcess: Sendable {
         _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
         var printed = PrintedText()
         var outputOpen = true
-        var pending = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var framer = LineFramer(maximumLineBytes: WorkerLine.maximumBytes)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
 
         /// Reads what the pipe holds now; false at its end.
         func drainOutput() -> Bool {
@@ -167,18 +167,21 @@ final class WorkerProcess: Sendable {
                 break
             }
             if count == 0 { break }
-            pending.append(contentsOf: buffer[0..<count])
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = pending[pending.startIndex..<newline]
-                pending.removeSubrange(pending.startIndex...newline)
+            buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            while let piece = framer.next() {
                 // What the worker printed before it wrote this message is already in the pipe
                 // (both writes happened in order in the worker), so it is read first and goes
                 // with this message.
                 if outputOpen { outputOpen = drainOutput() }
-                if let message = WorkerLine.decode(WorkerMessage.self, from: Data(line)) {
-                    report(.message(worker: id, message, printed: printed.take()))
-                } else {
-                    report(.garbled(worker: id, line: String(decoding: line.prefix(200), as: UTF8.self)))
+                switch piece {
+                case .line(let line):
+                    if let message = WorkerLine.decode(WorkerMessage.self, from: line) {
+                        report(.message(worker: id, message, printed: printed.take()))
+                    } else {
+                        report(.garbled(worker: id, line: String(decoding: line.prefix(200), as: UTF8.self)))
+                    }
+                case .tooLong:
+                    report(.garbled(worker: id, line: nil))
                 }
             }
         }

@@ -3,90 +3,64 @@ import Foundation
 // The one protocol between a batch supervisor and its workers: JSON Lines over a socket
 // pair that the worker has as file descriptor 3. Each message is one line of compact JSON.
 //
-//   worker → supervisor   {"type":"ready","pid":1234}             engine started, send work
+//   supervisor → worker   {"scan":{…},"export":{…},"memoryLimit":4294967296}   first, once
+//   worker → supervisor   {"type":"ready","pid":1234}                         engine started, send work
 //   supervisor → worker   {"id":7,"path":"<base64 bytes>","name":"poems/a.png","relativeName":"a.png"}
-//   worker → supervisor   {"type":"result","id":7,"reply":{…}}    one per request, in turn
-//   worker → supervisor   {"type":"fatal","error":"…","code":69}  the engine cannot start
+//   worker → supervisor   {"type":"result","id":7,"outcome":{…}}              one per request, in turn
+//   worker → supervisor   {"type":"fatal","failure":{…}}                      the engine cannot start
 //
-// A worker takes one request at a time and answers it before it reads the next. Closing the
-// supervisor's end asks it to exit. Whatever a worker prints on its standard output or
-// error (the image codecs' own messages) reaches the supervisor through a separate pipe and
-// is tied to the request in flight. See Docs/batches.md.
+// The worker is configured by its first message (`WorkerConfiguration`: the scan and the
+// export request, typed), never by re-reading the command line. It takes one request at a
+// time and answers it with an `ImageOutcome` before it reads the next; anything else is a
+// protocol violation, and the supervisor stops a worker that commits one and fails its
+// image. Lines are framed in one pass (`LineFramer`) and bounded (`WorkerLine`). Closing the
+// supervisor's end asks the worker to exit. Whatever a worker prints on its standard output
+// or error (the image codecs' own messages) reaches the supervisor through a separate pipe
+// and is tied to the request in flight. See Docs/batches.md.
+
+/// The first message a supervisor sends each worker: everything it needs to read images and
+/// make them into what was asked, as typed values.
+public struct WorkerConfiguration: Sendable, Equatable, Codable {
+    /// What each scan does (the worker's engine is started from `scan.engine`).
+    public var scan: ScanConfiguration
+    /// What is made of each poem.
+    public var export: ExportRequest
+    /// The worker's address-space limit in bytes, or nil for none.
+    public var memoryLimit: Int?
+
+    /// Creates a configuration.
+    public init(scan: ScanConfiguration, export: ExportRequest, memoryLimit: Int? = nil) {
+        self.scan = scan
+        self.export = export
+        self.memoryLimit = memoryLimit
+    }
+}
 
 /// One image for a worker to read.
 public struct WorkerRequest: Sendable, Equatable, Codable {
-    /// The request's number; the reply carries it back.
+    /// The request's number; the outcome carries it back.
     public var id: Int
     /// The exact bytes of the path to open (base64 in JSON, since names need not be UTF-8).
     public var path: Data
     /// The path as shown in messages.
     public var name: String
-    /// The path below its folder argument (what `SNAP_POEM_TEST_ONLY_WORKER_FAULTS` matches).
+    /// The path below its folder argument.
     public var relativeName: String
     /// The bytes themselves, for standard input (which only the supervisor can read).
     public var contents: Data?
 
-    /// Creates a request for `input`.
-    public init(id: Int, input: BatchInput, contents: Data? = nil) {
+    /// Creates a request for `job`.
+    public init(id: Int, job: BatchJob) {
         self.id = id
-        self.path = Data(input.fileSystemPath)
-        self.name = input.path
-        self.relativeName = input.relativePath
-        self.contents = contents
+        self.path = Data(job.input.fileSystemPath)
+        self.name = job.input.path
+        self.relativeName = job.input.relativePath
+        self.contents = job.contents
     }
 
-    /// The input this request names.
-    public var input: BatchInput {
-        BatchInput(path: name, relativePath: relativeName, fileSystemPath: Array(path))
-    }
-}
-
-/// A worker's answer for one image: what happened, the bytes to deliver, and what to say.
-public struct WorkerReply: Sendable, Equatable, Codable {
-    /// `ok`, `failed` or `timed-out`.
-    public var status: ManifestEntry.Status
-    /// The one-line reason of a failure (`SnapPoemError.description`).
-    public var error: String?
-    /// Which side failed.
-    public var failure: ManifestEntry.Failure?
-    /// The exit code this image calls for (0, 1, 73, 124, …), as the worker's handler decided.
-    public var exitCode: Int32
-    /// The rendered output (the poem as text, JSON, HTML, …); nil when nothing is delivered.
-    public var output: Data?
-    /// Complete lines for standard error, in order (warnings, the replacement report).
-    public var diagnostics: [String]
-    /// The warnings alone, without prefix, for the manifest.
-    public var warnings: [String]
-    /// `ContentHash` of the bytes the worker read.
-    public var contentHash: String?
-    /// Tesseract's mean word confidence.
-    public var meanConfidence: Int?
-    /// Whether any word was found.
-    public var hasText: Bool?
-    /// What the text coverage check found; nil when it did not run.
-    public var coverage: ManifestEntry.Coverage?
-    /// Where the worker's time went.
-    public var timings: ManifestEntry.Timings?
-
-    /// Creates a reply.
-    public init(
-        status: ManifestEntry.Status, error: String? = nil, failure: ManifestEntry.Failure? = nil, exitCode: Int32,
-        output: Data? = nil, diagnostics: [String] = [], warnings: [String] = [], contentHash: String? = nil,
-        meanConfidence: Int? = nil, hasText: Bool? = nil, coverage: ManifestEntry.Coverage? = nil,
-        timings: ManifestEntry.Timings? = nil
-    ) {
-        self.status = status
-        self.error = error
-        self.failure = failure
-        self.exitCode = exitCode
-        self.output = output
-        self.diagnostics = diagnostics
-        self.warnings = warnings
-        self.contentHash = contentHash
-        self.meanConfidence = meanConfidence
-        self.hasText = hasText
-        self.coverage = coverage
-        self.timings = timings
+    /// The job this request names.
+    public var job: BatchJob {
+        BatchJob(index: id, input: BatchInput(path: name, relativePath: relativeName, fileSystemPath: Array(path)), contents: contents)
     }
 }
 
@@ -101,24 +75,28 @@ struct WorkerMessage: Sendable, Equatable, Codable {
     var pid: Int32?
     /// `result`: the request answered.
     var id: Int?
-    /// `result`: the answer.
-    var reply: WorkerReply?
-    /// `fatal`: why the worker cannot work.
-    var error: String?
-    /// `fatal`: the exit code the whole batch should end with.
-    var code: Int32?
+    /// `result`: what became of the image.
+    var outcome: ImageOutcome?
+    /// `fatal`: why the worker cannot work (category `.engine` or `.usage`).
+    var failure: Diagnostic?
 
     static func ready() -> WorkerMessage { WorkerMessage(type: .ready, pid: getpid()) }
-    static func result(_ id: Int, _ reply: WorkerReply) -> WorkerMessage { WorkerMessage(type: .result, id: id, reply: reply) }
-    static func fatal(_ error: String, code: Int32) -> WorkerMessage { WorkerMessage(type: .fatal, error: error, code: code) }
+    static func result(_ id: Int, _ outcome: ImageOutcome) -> WorkerMessage { WorkerMessage(type: .result, id: id, outcome: outcome) }
+    static func fatal(_ failure: Diagnostic) -> WorkerMessage { WorkerMessage(type: .fatal, failure: failure) }
 }
 
 /// JSON Lines encoding shared by both ends.
 enum WorkerLine {
+    /// The longest line either end takes: a request carrying standard input at the most a
+    /// batch reads (`ImageLimits.maxFileBytes`, as base64), or an outcome carrying a document
+    /// of that size, with room for the rest of the message. A longer line is a protocol
+    /// violation, refused without being buffered.
+    static let maximumBytes = (ImageLimits.standard.maxFileBytes / 3 + 1) * 4 + (1 << 20)
+
     static func encode<T: Encodable>(_ value: T) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        // Plain strings, numbers, booleans and base64 data: encoding cannot fail.
+        // Strings, numbers, booleans and base64 data: encoding cannot fail.
         do {
             var data = try encoder.encode(value)
             data.append(0x0A)

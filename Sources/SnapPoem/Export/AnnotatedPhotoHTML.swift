@@ -162,7 +162,7 @@ public struct AnnotatedPhotoHTML: Sendable {
             .reading-photo img { display: block; width: 100%; height: auto; border: 1px solid #ecd3cb; border-radius: 4px; box-shadow: 0 1px 2px rgba(90, 40, 40, 0.10), 0 18px 48px rgba(90, 40, 40, 0.14); }
             .reading-box { position: absolute; display: block; border-radius: 3px; }
             .reading-label { position: absolute; transform: translate(-100%, -50%); margin-left: -0.6em; padding: 0.1em 0.25em; line-height: 1; font-size: max(0.5rem, \(labelSize)cqw); color: #333333; background: rgba(255, 255, 255, 0.78); border-radius: 2px; font-variant-numeric: tabular-nums; pointer-events: none; }
-            .reading-number { position: absolute; left: -2.7rem; width: 2rem; text-indent: 0; text-align: right; font-style: normal; font-weight: normal; font-size: 0.8rem; line-height: inherit; color: #a88c8c; font-variant-numeric: tabular-nums; }
+            .reading-number { position: absolute; left: -2.7rem; width: 2rem; text-indent: 0; text-align: right; font-style: normal; font-weight: normal; font-size: 0.8rem; line-height: inherit; color: #7d6060; font-variant-numeric: tabular-nums; }
             .reading-numbered { position: relative; }
             a.replaced { color: inherit; text-decoration: underline; text-decoration-color: \(replaced); text-underline-offset: 0.18em; background: \(tint); border-radius: 3px; padding: 0 0.1em; }
             .reading-legend { list-style: none; margin: 1rem 0 0.4rem; padding: 0; display: flex; flex-wrap: wrap; gap: 0.3rem 1.2rem; font-size: 0.9rem; line-height: 1.4; }

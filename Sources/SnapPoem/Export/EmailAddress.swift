@@ -3,7 +3,7 @@
 ///
 /// The address itself must be plain ASCII (`local@domain`, no spaces, quotes or brackets);
 /// the display name may be any text and is encoded for the header as RFC 2047 requires.
-public struct EmailAddress: Sendable, Hashable {
+public struct EmailAddress: Sendable, Hashable, Codable {
     /// The display name, or nil.
     public var displayName: String?
     /// The address (`addr-spec`), e.g. `alex@example.org`.

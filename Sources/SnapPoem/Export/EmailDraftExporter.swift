@@ -27,13 +27,26 @@ public struct EmailDraftExporter: PoemExporter {
     /// The subject the draft gets for `poem`: the given one, else the poem's title, else
     /// "A poem for you".
     public func subject(for poem: ScannedPoem) -> String {
-        options.subject ?? PoemStanzas(poem.text).title ?? HTMLExporter.untitled
+        subject(forText: poem.text)
+    }
+
+    /// The subject the draft gets for a poem's text.
+    func subject(forText text: String) -> String {
+        options.subject ?? PoemStanzas(text).title ?? HTMLExporter.untitled
     }
 
     /// The message in bytes (ASCII only: everything else is encoded).
     ///
     /// - Throws: `SnapPoemError.invalidOption` when `options` fail `validate()`.
     public func export(_ poem: ScannedPoem) throws(SnapPoemError) -> Data {
+        try export(text: poem.text)
+    }
+
+    /// The message for a poem's text alone: what `export(_:)` writes for a poem with this
+    /// text (a poem a person has corrected after reading it, say).
+    ///
+    /// - Throws: `SnapPoemError.invalidOption` when `options` fail `validate()`.
+    public func export(text: String) throws(SnapPoemError) -> Data {
         try options.validate()
         var headers = [
             "Date: " + MIMEEncoding.date(options.date, in: options.timeZone),
@@ -42,17 +55,17 @@ public struct EmailDraftExporter: PoemExporter {
         if let from = options.from { headers.append(MIMEEncoding.addressHeader("From", [from])) }
         if !options.to.isEmpty { headers.append(MIMEEncoding.addressHeader("To", options.to)) }
         headers += [
-            MIMEEncoding.unstructuredHeader("Subject", subject(for: poem)),
+            MIMEEncoding.unstructuredHeader("Subject", subject(forText: text)),
             "MIME-Version: 1.0",
             "X-Unsent: 1",
             "User-Agent: snap-poem/\(Versions.snapPoem)",
         ]
-        let plainText = MIMEEncoding.quotedPrintable(poem.text)
+        let plainText = MIMEEncoding.quotedPrintable(text)
         let language = languageTag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } ? languageTag : "und"
         var message: String
         if options.includesHTML {
             let boundary = "=_snap-poem_" + Self.fingerprint(options.messageID)
-            let html = MIMEEncoding.quotedPrintable(HTMLExporter(languageTag: languageTag).page(for: poem.text))
+            let html = MIMEEncoding.quotedPrintable(HTMLExporter(languageTag: languageTag).page(for: text))
             headers.append("Content-Type: multipart/alternative; boundary=\"\(boundary)\"")
             message = headers.joined(separator: "\r\n") + "\r\n\r\n"
             message += "This is a MIME message: the poem as plain text and as HTML.\r\n"

@@ -38,6 +38,11 @@ public struct EmailDraftOptions: Sendable, Equatable {
         self.includesHTML = includesHTML
     }
 
+    /// Creates draft options dated and identified by `stamp`.
+    public init(to: [EmailAddress] = [], subject: String? = nil, stamp: DraftStamp) {
+        self.init(to: to, subject: subject, date: stamp.date, timeZone: stamp.timeZone, messageID: stamp.messageID)
+    }
+
     /// Checks what the initialiser cannot: a subject without line breaks or control
     /// characters, and a Message-ID of the form `left@right` (dot-atoms).
     ///
@@ -58,5 +63,30 @@ public struct EmailDraftOptions: Sendable, Equatable {
         if subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw .invalidOption(option: "subject", reason: "the subject must be one line, without control characters")
         }
+    }
+}
+
+/// What makes one e-mail draft unlike another made of the same poem: the moment in its
+/// `Date` header and its `Message-ID`. Passed in, so that exporting stays a pure function;
+/// `now()` is what the command line and the service use for each draft.
+public struct DraftStamp: Sendable, Equatable {
+    /// The moment written in the `Date` header.
+    public var date: Date
+    /// The time zone whose offset the `Date` header shows.
+    public var timeZone: TimeZone
+    /// The `Message-ID` without angle brackets, `unique@domain`.
+    public var messageID: String
+
+    /// Creates a stamp.
+    public init(date: Date, timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!, messageID: String) {
+        self.date = date
+        self.timeZone = timeZone
+        self.messageID = messageID
+    }
+
+    /// This moment, in the local time zone, with a new random Message-ID at
+    /// `snap-poem.invalid` (a domain that cannot exist, RFC 2606).
+    public static func now() -> DraftStamp {
+        DraftStamp(date: Date(), timeZone: .current, messageID: "\(UUID().uuidString.lowercased())@snap-poem.invalid")
     }
 }

@@ -21,7 +21,13 @@ public struct HTMLExporter: PoemExporter {
 
     /// The page in UTF-8.
     public func export(_ poem: ScannedPoem) -> Data {
-        Data(page(for: poem.text).utf8)
+        export(text: poem.text)
+    }
+
+    /// The page for a poem's text alone, in UTF-8: what `export(_:)` writes for a poem with
+    /// this text (a poem a person has corrected after reading it, say).
+    public func export(text: String) -> Data {
+        Data(page(for: text).utf8)
     }
 
     /// The page for a poem's text; what `export` encodes.

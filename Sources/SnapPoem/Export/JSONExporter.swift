@@ -8,7 +8,7 @@ import Foundation
 /// Keys are written in alphabetical order, so the same poem always gives the same bytes.
 public struct JSONExporter: PoemExporter {
     /// How the document is laid out.
-    public enum Layout: String, Sendable, Equatable, CaseIterable {
+    public enum Layout: String, Sendable, Equatable, Codable, CaseIterable {
         /// Indented over many lines, for people; ends with a newline.
         case pretty
         /// One line ending with a newline: one poem per line of a JSON Lines stream.

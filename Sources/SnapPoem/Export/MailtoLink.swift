@@ -12,9 +12,15 @@ public enum MailtoLink {
     /// - Note: some programs cut URLs of more than about 2 000 characters; a long poem is
     ///   better sent as an `.eml` draft.
     public static func url(for poem: ScannedPoem, to: [EmailAddress] = [], subject: String? = nil) -> String {
+        url(forText: poem.text, to: to, subject: subject)
+    }
+
+    /// The URL for a poem's text alone, as `url(for:to:subject:)` makes it for a poem with
+    /// this text.
+    public static func url(forText text: String, to: [EmailAddress] = [], subject: String? = nil) -> String {
         let recipients = to.map { percentEncoded($0.address, keeping: ["@"]) }.joined(separator: ",")
-        let title = subject ?? PoemStanzas(poem.text).title ?? HTMLExporter.untitled
-        let body = poem.text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+        let title = subject ?? PoemStanzas(text).title ?? HTMLExporter.untitled
+        let body = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
         return "mailto:\(recipients)?subject=\(percentEncoded(title))&body=\(percentEncoded(body))"
     }
 

@@ -9,10 +9,12 @@ import Synchronization
 /// Only regular files are ever replaced: an existing FIFO, device, socket or folder at the
 /// destination is refused, with or without `overwrite` (renaming over a FIFO would replace
 /// it, and over `/dev/stdout` the system's link). A destination that is a symbolic link is
-/// written through: its target file is replaced and the link kept.
+/// written through: its target file is replaced and the link kept (the user named it).
+/// Inside a batch's output folder, where strangers may have planted links, `OutputFolder`
+/// writes instead, and never through a link.
 ///
-/// The temporary files being written are registered, so that `removeUnfinishedFiles()`
-/// can delete them when the process must end at once (a second Ctrl-C).
+/// A write in progress registers its temporary file in `unfinished`, so that a process
+/// that must end at once (a second Ctrl-C) can delete it (`UnfinishedFiles.removeAll()`).
 public enum OutputFile {
     /// Writes `data` to `path`.
     ///
@@ -20,100 +22,32 @@ public enum OutputFile {
     ///   - data: the bytes to write.
     ///   - requestedPath: the file to write; its folder must exist.
     ///   - overwrite: replace an existing regular file; when false an existing file is kept
-    ///     and the call throws (checked atomically, with `link`, not by looking first).
-    ///   - protectedPaths: paths that must never be written (the input images); compared after
-    ///     resolving links, so `./a.png` and `a.png` are the same file.
+    ///     and the call throws (checked atomically, with `renameat2`, not by looking first).
+    ///   - protected: files that must never be replaced (the run's input images), compared
+    ///     by identity after following links, so `./a.png`, `a.png` and a link to it are the
+    ///     same file.
+    ///   - unfinished: where the temporary file is registered while it is written.
     /// - Throws: `SnapPoemError.outputNotWritten` with the reason.
     public static func write(
         _ data: Data,
         to requestedPath: String,
         overwrite: Bool = false,
-        protecting protectedPaths: [String] = []
+        protecting protected: ProtectedFiles = [],
+        unfinished: UnfinishedFiles? = nil
     ) throws(SnapPoemError) {
         guard !requestedPath.isEmpty else { throw .outputNotWritten(path: requestedPath, reason: "the file name is empty") }
         let path = try destination(of: requestedPath, overwrite: overwrite)
-        let destination = URL(fileURLWithPath: path)
-        let resolved = destination.resolvingSymlinksInPath().standardizedFileURL.path
-        if protectedPaths.contains(where: { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path == resolved }) {
+        if protected.contains(path: path) {
             throw .outputNotWritten(path: requestedPath, reason: "it is an input image; snap-poem never overwrites its inputs")
         }
-        let folder = destination.deletingLastPathComponent().path
-        var template = Array((folder + "/.\(destination.lastPathComponent).snap-poem-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress.map { mkstemp($0) } ?? -1
-        }
-        guard descriptor >= 0 else { throw .outputNotWritten(path: requestedPath, reason: systemReason(errno)) }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        unfinished.withLock { _ = $0.insert(temporary) }
-        var keepTemporary = false
-        defer {
-            if !keepTemporary { unlink(temporary) }
-            unfinished.withLock { _ = $0.remove(temporary) }
-        }
-
-        var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
-        if failure == 0, fchmod(descriptor, 0o666 & ~processUmask) != 0 { failure = errno }
-        if close(descriptor) != 0, failure == 0 { failure = errno }
-        guard failure == 0 else { throw .outputNotWritten(path: requestedPath, reason: systemReason(failure)) }
-
-        if overwrite {
-            guard rename(temporary, path) == 0 else { throw .outputNotWritten(path: requestedPath, reason: systemReason(errno)) }
-            keepTemporary = true
-        } else {
-            // Never replace a file that appeared meanwhile: renameat2 with RENAME_NOREPLACE
-            // fails with EEXIST. File systems without it (EINVAL) get link(), which fails the
-            // same way; those without hard links either (vfat, some FUSE and SMB mounts:
-            // EPERM) get a plain rename after one more look, the best they allow.
-            if snap_poem_rename_noreplace(temporary, path) == 0 {
-                keepTemporary = true
-                return
-            }
-            var code = errno
-            if code == EINVAL || code == ENOSYS {
-                if link(temporary, path) == 0 { return }
-                code = errno
-                if code == EPERM || code == EOPNOTSUPP, !FileManager.default.fileExists(atPath: path) {
-                    guard rename(temporary, path) == 0 else {
-                        throw .outputNotWritten(path: requestedPath, reason: systemReason(errno))
-                    }
-                    keepTemporary = true
-                    return
-                }
-            }
-            throw .outputNotWritten(
-                path: requestedPath, reason: code == EEXIST ? "the file exists; use --force to replace it" : systemReason(code))
-        }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        try AtomicWrite(
+            data: data, folder: AT_FDCWD, folderPath: folder, name: name, shownPath: requestedPath, overwrite: overwrite,
+            unfinished: unfinished
+        ).run()
     }
-
-    /// Deletes the temporary files of writes still in progress. For a process that must end
-    /// at once (`_exit` after a second Ctrl-C), where the writes' own clean-up will not run;
-    /// safe to call from any thread.
-    public static func removeUnfinishedFiles() {
-        removeUnfinishedFiles(where: { _ in true })
-    }
-
-    /// Deletes the registered temporary files whose paths `matches` accepts (tests, which
-    /// run side by side in one process, remove only their own).
-    static func removeUnfinishedFiles(where matches: (String) -> Bool) {
-        for path in unfinished.withLock({ $0 }) where matches(path) { unlink(path) }
-    }
-
-    /// The temporary files being written now (`write` adds and removes its own).
-    static let unfinished = Mutex<Set<String>>([])
 
     /// The file to replace for `path`: `path` itself, or the target of a symbolic link.
     ///
@@ -130,16 +64,8 @@ public enum OutputFile {
             }
             return path  // a new file (or a folder problem that the write itself will report)
         }
-        let kind = status.st_mode & S_IFMT
-        if kind == S_IFDIR { throw .outputNotWritten(path: path, reason: "it is a directory") }
-        guard kind == S_IFREG else {
-            throw .outputNotWritten(
-                path: path,
-                reason:
-                    "it is \(InputFile.describe(fileType: kind)), not a regular file; snap-poem replaces regular files only (use '-o -' for standard output)"
-            )
-        }
-        guard overwrite else { throw .outputNotWritten(path: path, reason: "the file exists; use --force to replace it") }
+        try refuseNonRegular(status.st_mode & S_IFMT, path: path)
+        guard overwrite else { throw .outputNotWritten(path: path, reason: existsReason) }
         var link = stat()
         guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return path }
         guard let real = realpath(path, nil) else {
@@ -149,8 +75,23 @@ public enum OutputFile {
         return String(cString: real)
     }
 
-    /// Checks, before any work, that `write(_:to:overwrite:protecting:)` could write `path`:
-    /// nothing is there, or a regular file that `overwrite` allows replacing.
+    /// Refuses a destination that is there and is not a regular file.
+    static func refuseNonRegular(_ kind: mode_t, path: String) throws(SnapPoemError) {
+        if kind == S_IFDIR { throw .outputNotWritten(path: path, reason: "it is a directory") }
+        guard kind == S_IFREG else {
+            throw .outputNotWritten(
+                path: path,
+                reason:
+                    "it is \(InputFile.describe(fileType: kind)), not a regular file; snap-poem replaces regular files only (use '-o -' for standard output)"
+            )
+        }
+    }
+
+    /// Why an existing file is kept.
+    static let existsReason = "the file exists; use --force to replace it"
+
+    /// Checks, before any work, that `write(_:to:overwrite:protecting:unfinished:)` could
+    /// write `path`: nothing is there, or a regular file that `overwrite` allows replacing.
     ///
     /// - Throws: `SnapPoemError.outputNotWritten` with the same reason the write would give
     ///   (a folder, a FIFO or device, a dangling link, a file that exists without `--force`).
@@ -159,29 +100,179 @@ public enum OutputFile {
         _ = try destination(of: path, overwrite: overwrite)
     }
 
-    /// Creates the folders above `path` that do not exist yet.
-    ///
-    /// - Throws: `SnapPoemError.outputNotWritten` when a folder cannot be created.
-    public static func createParentFolders(of path: String) throws(SnapPoemError) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .outputNotWritten(path: path, reason: "cannot create the folder \(folder.path)")
+    static func systemReason(_ code: Int32) -> String {
+        String(cString: strerror(code)).lowercased()
+    }
+}
+
+/// Files a write must never replace: the input images of a run. Kept as device and inode
+/// numbers, so that a file is recognised however it is named (`./a.png`, a link to it, a
+/// hard link). Paths that do not exist are left out.
+public struct ProtectedFiles: Sendable, Equatable, ExpressibleByArrayLiteral {
+    /// A file's identity.
+    struct Identity: Hashable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private var identities: Set<Identity> = []
+
+    /// The files at `paths` (links followed).
+    public init(paths: [String]) {
+        self.init(fileSystemPaths: paths.filter { $0 != "-" }.map { Array($0.utf8) })
+    }
+
+    /// The files at these paths, given as the file system's bytes (links followed).
+    public init(fileSystemPaths: [[UInt8]]) {
+        for path in fileSystemPaths {
+            var status = stat()
+            let found = (path + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
+            }
+            if found, status.st_mode & S_IFMT == S_IFREG { identities.insert(Identity(status)) }
         }
     }
 
-    private static func systemReason(_ code: Int32) -> String {
-        String(cString: strerror(code)).lowercased()
+    /// The files at the paths of the literal.
+    public init(arrayLiteral paths: String...) {
+        self.init(paths: paths)
     }
 
-    /// The process's file-creation mask, read once from `/proc/self/status` (calling
-    /// `umask` to read it would change it for other threads meanwhile). Defaults to 022.
-    private static let processUmask: mode_t = {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-            let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
-        else { return 0o022 }
-        return value
-    }()
+    /// Whether the file at `path` (links followed) is one of them; false when it does not exist.
+    func contains(path: String) -> Bool {
+        var status = stat()
+        return !identities.isEmpty && stat(path, &status) == 0 && identities.contains(Identity(status))
+    }
+
+    /// Whether the entry `name` of the folder open as `folder` (not followed, when it is a
+    /// link) is one of them.
+    func contains(_ name: String, inFolder folder: Int32) -> Bool {
+        var status = stat()
+        return !identities.isEmpty && fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && identities.contains(Identity(status))
+    }
+}
+
+extension ProtectedFiles.Identity {
+    init(_ status: stat) {
+        self.init(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+}
+
+/// The temporary files of writes in progress, so that a process that must end at once (a
+/// second Ctrl-C, a thread that cannot be created) can delete them before `_exit`. Each run
+/// (the command line makes one per process) keeps its own; writes add and remove theirs.
+public final class UnfinishedFiles: Sendable {
+    private let paths = Mutex<Set<String>>([])
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// The temporary files being written now.
+    public var current: Set<String> { paths.withLock { $0 } }
+
+    func insert(_ path: String) { paths.withLock { _ = $0.insert(path) } }
+
+    func remove(_ path: String) { paths.withLock { _ = $0.remove(path) } }
+
+    /// Deletes every temporary file still registered; safe to call from any thread.
+    public func removeAll() {
+        for path in current { unlink(path) }
+    }
+}
+
+/// One atomic write: a temporary file in the destination's folder (given as a descriptor,
+/// or `AT_FDCWD` and a path), written, flushed and renamed into place. Nothing of it
+/// follows a link: the temporary file is created with `O_EXCL | O_NOFOLLOW` and renamed over
+/// the destination's name itself.
+struct AtomicWrite {
+    let data: Data
+    /// The folder's descriptor, or `AT_FDCWD` with `folderPath` its path.
+    let folder: Int32
+    /// The folder's path, for the temporary file's registration and for `AT_FDCWD`.
+    let folderPath: String
+    /// The destination's name in the folder.
+    let name: String
+    /// How errors name the destination.
+    let shownPath: String
+    let overwrite: Bool
+    let unfinished: UnfinishedFiles?
+
+    /// A path for a name of the folder: relative to the descriptor, or joined to its path.
+    private func entry(_ entryName: String) -> String {
+        folder == AT_FDCWD ? (folderPath as NSString).appendingPathComponent(entryName) : entryName
+    }
+
+    func run() throws(SnapPoemError) {
+        let (descriptor, temporaryName) = try createTemporary()
+        let temporary = entry(temporaryName)
+        let registered = (folderPath as NSString).appendingPathComponent(temporaryName)
+        unfinished?.insert(registered)
+        var keepTemporary = false
+        defer {
+            if !keepTemporary { unlinkat(folder, temporary, 0) }
+            unfinished?.remove(registered)
+        }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        guard failure == 0 else { throw .outputNotWritten(path: shownPath, reason: OutputFile.systemReason(failure)) }
+
+        let destination = entry(name)
+        if overwrite {
+            guard renameat(folder, temporary, folder, destination) == 0 else {
+                throw .outputNotWritten(path: shownPath, reason: OutputFile.systemReason(errno))
+            }
+            keepTemporary = true
+            return
+        }
+        // Never replace a file that appeared meanwhile: renameat2 with RENAME_NOREPLACE fails
+        // with EEXIST. File systems without it (EINVAL) get linkat, which fails the same way;
+        // those without hard links either (vfat, some FUSE and SMB mounts: EPERM) get a plain
+        // rename after one more look, the best they allow.
+        if snap_poem_renameat_noreplace(folder, temporary, folder, destination) == 0 {
+            keepTemporary = true
+            return
+        }
+        var code = errno
+        if code == EINVAL || code == ENOSYS {
+            if linkat(folder, temporary, folder, destination, 0) == 0 { return }
+            code = errno
+            var status = stat()
+            if code == EPERM || code == EOPNOTSUPP, fstatat(folder, destination, &status, AT_SYMLINK_NOFOLLOW) != 0 {
+                guard renameat(folder, temporary, folder, destination) == 0 else {
+                    throw .outputNotWritten(path: shownPath, reason: OutputFile.systemReason(errno))
+                }
+                keepTemporary = true
+                return
+            }
+        }
+        throw .outputNotWritten(path: shownPath, reason: code == EEXIST ? OutputFile.existsReason : OutputFile.systemReason(code))
+    }
+
+    /// Creates `.NAME.snap-poem-XXXXXX` (six random letters and digits) beside the
+    /// destination, readable and writable as the umask allows; its descriptor and name.
+    private func createTemporary() throws(SnapPoemError) -> (Int32, String) {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        for _ in 0..<100 {
+            let suffix = String((0..<6).map { _ in alphabet.randomElement()! })
+            let temporaryName = ".\(name).snap-poem-\(suffix)"
+            let descriptor = openat(folder, entry(temporaryName), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if descriptor >= 0 { return (descriptor, temporaryName) }
+            if errno != EEXIST { throw .outputNotWritten(path: shownPath, reason: OutputFile.systemReason(errno)) }
+        }
+        throw .outputNotWritten(path: shownPath, reason: "no temporary file name is free beside it")
+    }
 }

@@ -52,36 +52,8 @@ public enum ImageDecoder {
         limits: ImageLimits = .standard
     ) throws(SnapPoemError) -> (image: PoemImage, facts: ImageFacts) {
         LibrarySetup.ensure()
-        guard !data.isEmpty else { throw .emptyFile(path: name) }
-        guard data.count <= limits.maxFileBytes else {
-            throw .fileTooLarge(path: name, bytes: data.count, limit: limits.maxFileBytes)
-        }
-        let format = detectFormat(of: data)
-        guard format != .unknown else {
-            throw .unsupportedImageFormat(path: name, detail: describeUnknownData(data))
-        }
-        var decodable = data
-        var pageCount = 1
-        let header: (width: Int, height: Int)?
-        switch format {
-        case .gif:
-            guard let structure = GIFStructure(data) else { throw .corruptImage(path: name, format: format.displayName) }
-            header = (structure.firstFrameWidth, structure.firstFrameHeight)
-            pageCount = structure.frameCount
-            if structure.frameCount > 1 { decodable = structure.firstFrameOnly(of: data) }
-        case .bmp:
-            header = BMPHeader.size(of: data)
-        default:
-            header = leptonicaHeader(of: data)
-        }
-        guard let header else { throw .corruptImage(path: name, format: format.displayName) }
-        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        if overflow || pixels > limits.maxPixels || max(header.width, header.height) > limits.maxSide {
-            let megapixels = Double(limits.maxPixels) / 1_000_000
-            throw .imageTooLarge(
-                path: name, width: header.width, height: header.height,
-                limit: "\(megapixels.formatted(.number.precision(.fractionLength(0...1)))) megapixels and \(limits.maxSide) pixels a side")
-        }
+        let (format, header, pageCountFound, decodable) = try inspect(data: data, name: name, limits: limits)
+        var pageCount = pageCountFound
         errno = 0
         let decoded = decodable.withUnsafeBytes { raw in
             PixImage.taking(pixReadMem(raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
@@ -117,6 +89,61 @@ public enum ImageDecoder {
         }
     }
 
+    /// Makes every check `decode(data:name:limits:)` makes before a pixel is decoded: not
+    /// empty, within `limits.maxFileBytes`, a format snap-poem reads (from the bytes), a
+    /// readable header, and a size within `limits.maxPixels` and `limits.maxSide`. Cheap (the
+    /// header only), so a server can refuse an upload this way before it waits for an engine.
+    ///
+    /// - Returns: the format and the size the header declares.
+    /// - Throws: `SnapPoemError.emptyFile`, `.fileTooLarge`, `.unsupportedImageFormat`,
+    ///   `.corruptImage` (no readable header) or `.imageTooLarge`, naming `name`.
+    public static func checkHeader(
+        data: Data, name: String, limits: ImageLimits = .standard
+    ) throws(SnapPoemError) -> (format: ImageFormat, width: Int, height: Int) {
+        LibrarySetup.ensure()
+        let (format, header, _, _) = try inspect(data: data, name: name, limits: limits)
+        return (format, header.width, header.height)
+    }
+
+    /// The checks before decoding, with what decoding needs: the format, the declared size,
+    /// the number of frames or pages known from the structure, and the bytes to decode (a
+    /// GIF's first frame only).
+    private static func inspect(
+        data: Data, name: String, limits: ImageLimits
+    ) throws(SnapPoemError) -> (format: ImageFormat, header: (width: Int, height: Int), pageCount: Int, decodable: Data) {
+        guard !data.isEmpty else { throw .emptyFile(path: name) }
+        guard data.count <= limits.maxFileBytes else {
+            throw .fileTooLarge(path: name, bytes: data.count, limit: limits.maxFileBytes)
+        }
+        let format = detectFormat(of: data)
+        guard format != .unknown else {
+            throw .unsupportedImageFormat(path: name, detail: describeUnknownData(data))
+        }
+        var decodable = data
+        var pageCount = 1
+        let found: (width: Int, height: Int)?
+        switch format {
+        case .gif:
+            guard let structure = GIFStructure(data) else { throw .corruptImage(path: name, format: format.displayName) }
+            found = (structure.firstFrameWidth, structure.firstFrameHeight)
+            pageCount = structure.frameCount
+            if structure.frameCount > 1 { decodable = structure.firstFrameOnly(of: data) }
+        case .bmp:
+            found = BMPHeader.size(of: data)
+        default:
+            found = leptonicaHeader(of: data)
+        }
+        guard let header = found else { throw .corruptImage(path: name, format: format.displayName) }
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        if overflow || pixels > limits.maxPixels || max(header.width, header.height) > limits.maxSide {
+            let megapixels = Double(limits.maxPixels) / 1_000_000
+            throw .imageTooLarge(
+                path: name, width: header.width, height: header.height,
+                limit: "\(megapixels.formatted(.number.precision(.fractionLength(0...1)))) megapixels and \(limits.maxSide) pixels a side")
+        }
+        return (format, header, pageCount, decodable)
+    }
+
     /// The size in Leptonica's header reader (`pixReadHeaderMem`), or nil when it cannot
     /// read one. Not for GIF and BMP, which it decodes whole to answer.
     private static func leptonicaHeader(of data: Data) -> (width: Int, height: Int)? {
@@ -134,6 +161,24 @@ public enum ImageDecoder {
     /// Reads a whole file, or standard input for `"-"`, without ever opening it for writing.
     static func readBytes(of path: String) throws(SnapPoemError) -> Data {
         try InputFile.read(path, limit: ImageLimits.standard.maxFileBytes)
+    }
+
+    /// The format of image bytes, recognised from their first bytes as
+    /// `decode(data:name:limits:)` recognises it, without decoding anything: what a front end
+    /// checks before it queues the work (the HTTP service compares it with the declared
+    /// `Content-Type`).
+    ///
+    /// - Throws: `SnapPoemError.emptyFile` for no bytes, `.unsupportedImageFormat` (saying
+    ///   what the bytes look like: a PDF, HEIC, text) for bytes no decoder here reads; `name`
+    ///   is used in the messages.
+    public static func format(of data: Data, name: String) throws(SnapPoemError) -> ImageFormat {
+        LibrarySetup.ensure()
+        guard !data.isEmpty else { throw .emptyFile(path: name) }
+        let format = detectFormat(of: data)
+        guard format != .unknown else {
+            throw .unsupportedImageFormat(path: name, detail: describeUnknownData(data))
+        }
+        return format
     }
 
     /// Recognises the format from the first bytes (`findFileFormatBuffer`).

@@ -1,4 +1,5 @@
 import CTesseract
+import Foundation
 
 /// An image file format, as recognised from the file's first bytes (never from its name).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
@@ -36,5 +37,35 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .spix: "Leptonica SPIX"
         case .unknown: "unknown"
         }
+    }
+
+    /// The registered media type of the format, e.g. `image/png`; nil for Leptonica's own
+    /// SPIX serialisation and for `unknown`, which have none.
+    public var mediaType: String? { mediaTypes.first }
+
+    /// Every media type that names the format, lowercase: the registered one first, then the
+    /// names programs also send (`image/jpg`, `image/x-png`, …).
+    public var mediaTypes: [String] {
+        switch self {
+        case .png: ["image/png", "image/x-png", "image/apng"]
+        case .jpeg: ["image/jpeg", "image/jpg", "image/pjpeg"]
+        case .tiff: ["image/tiff", "image/tif", "image/x-tiff"]
+        case .webp: ["image/webp"]
+        case .bmp: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"]
+        case .gif: ["image/gif"]
+        case .pnm:
+            ["image/x-portable-anymap", "image/x-portable-bitmap", "image/x-portable-graymap", "image/x-portable-pixmap"]
+        case .jpeg2000: ["image/jp2", "image/jpx", "image/jpm"]
+        case .spix, .unknown: []
+        }
+    }
+
+    /// The format a media type names (`image/jpg` gives `.jpeg`), compared without regard to
+    /// case and parameters; nil for a type that names none of the formats.
+    public init?(mediaType: String) {
+        let bare = (mediaType.split(separator: ";").first.map(String.init) ?? mediaType).trimmingCharacters(in: .whitespaces)
+            .lowercased()
+        guard let format = Self.allCases.first(where: { $0.mediaTypes.contains(bare) }) else { return nil }
+        self = format
     }
 }

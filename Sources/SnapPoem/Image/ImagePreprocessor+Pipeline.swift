@@ -12,47 +12,19 @@ import Foundation
 /// 5. flatten (filter `adaptive` always, `flatten` when the lighting is uneven or a surround
 ///    was cleared): before
 ///    orientation detection, which thresholds globally and would lose a shadowed half;
-/// 6. orientation (OSD), only in the asynchronous form, with a detector;
+/// 6. orientation (OSD), decided by `PoemScanner` after a doubtful first reading, which then
+///    finishes the stage again with the turn;
 /// 7. deskew: after the quarter turn, because a sideways page has no level lines to measure;
 /// 8. last tone step: `adaptive` thresholds, `black-and-white` applies its table; after the
 ///    deskew so that the rotation resamples grey rather than hard black-and-white edges.
 extension ImagePreprocessor {
     /// Runs every step `options` asks for except orientation detection, which needs an
-    /// engine (see `process(_:options:orientation:)`), and reports what it did.
+    /// engine and is the pipeline's to decide (`PoemScanner` asks Tesseract's OSD only when a
+    /// first reading is doubtful), and reports what it did.
     ///
     /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
     public static func process(_ image: PoemImage, options: PreprocessingOptions) throws(SnapPoemError) -> PreparedImage {
         try finish(start(image, options: options), turn: nil, applying: false)
-    }
-
-    /// Runs every step `options` asks for, orientation detection included when
-    /// `options.detectsOrientation` is set and a detector is given (snap-poem's is
-    /// `OrientationDetector`, Tesseract's OSD).
-    ///
-    /// The image work runs on a Dispatch thread, off Swift's cooperative pool, and the
-    /// detection wherever the detector runs it. When the detector cannot run (its model does
-    /// not load), the page is left as it lies and the report's notes say why.
-    ///
-    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate an image.
-    public static func process(
-        _ image: PoemImage,
-        options: PreprocessingOptions,
-        orientation detector: (any PageOrientationDetecting)?
-    ) async throws(SnapPoemError) -> PreparedImage {
-        var stage = try await offload { () throws(SnapPoemError) in try start(image, options: options) }
-        var turn: PageOrientation?
-        var applies = false
-        if options.detectsOrientation, let detector {
-            do throws(SnapPoemError) {
-                turn = try await detector.detect(stage.prepared.image)
-                applies = turn.map { detector.shouldApply($0) } ?? false
-            } catch {
-                stage.prepared.report.notes.append("orientation detection could not run (\(error.description))")
-            }
-        }
-        return try await offload { [stage, turn, applies] () throws(SnapPoemError) in
-            try finish(stage, turn: turn, applying: applies)
-        }
     }
 
     /// Runs `process(_:options:)` and returns only the image: what Tesseract should see.

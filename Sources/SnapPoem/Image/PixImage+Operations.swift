@@ -6,10 +6,12 @@ extension PixImage {
     /// Copies the pixels of an 8-bit grey image into a row-major byte array (`pixGetData`).
     ///
     /// Leptonica stores pixels in 32-bit words, most significant byte first; this undoes that.
-    /// An Array whose allocation fails traps; code that must survive running out of memory
-    /// uses `grayPixels()`.
-    func grayBytes() -> [UInt8] {
-        guard let pixels = grayPixels() else { preconditionFailure("out of memory copying a \(width)×\(height) image") }
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when the copy cannot be allocated.
+    func grayBytes() throws(SnapPoemError) -> [UInt8] {
+        guard let pixels = grayPixels() else {
+            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "copying the pixels of a \(width)×\(height) image")
+        }
         return Array(pixels.buffer)
     }
 

@@ -85,7 +85,7 @@ public struct ImageFacts: Sendable, Equatable, Codable {
 
 /// Bounds checked against an image's header before any pixel is decoded, so that a huge or
 /// hostile file is refused with a message rather than exhausting memory.
-public struct ImageLimits: Sendable, Equatable {
+public struct ImageLimits: Sendable, Equatable, Codable {
     /// The most pixels (width × height) an image may have. Default: 150 megapixels
     /// (a 108 MP phone photo passes; decoding costs up to 4 bytes a pixel).
     public var maxPixels: Int

@@ -9,7 +9,7 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
     public var invertsLightText: Bool
     /// Detect a page turned 90°, 180° or 270° with Tesseract's orientation detection (OSD)
     /// and turn it upright. Needs `osd.traineddata`; only `PoemScanner` and
-    /// `ImagePreprocessor.process(_:options:orientation:)` can run it. Default: on.
+    /// `PoemScanner` can run it, when a first reading is doubtful. Default: on.
     public var detectsOrientation: Bool
     /// Measure a small tilt of the text lines (up to ±`ImagePreprocessor.maximumSkew`°) and
     /// rotate it away. Default: on.

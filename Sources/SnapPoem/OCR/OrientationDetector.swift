@@ -8,7 +8,7 @@ import Foundation
 /// per worker for parallel work; `PoemScanner` owns one. The model (≈ 34 MB once loaded) is
 /// loaded on the first `detect`, since most pages never need it; `init` only checks that
 /// `osd.traineddata` is there.
-public final class OrientationDetector: PageOrientationDetecting {
+public final class OrientationDetector: Sendable {
     private let queue: DispatchQueue
     private let engine: OrientationEngineBox
     /// The tessdata folder holding `osd.traineddata`.
@@ -61,9 +61,6 @@ public final class OrientationDetector: PageOrientationDetecting {
     public static func shouldRotate(_ orientation: PageOrientation) -> Bool {
         orientation.rotation != 0 && orientation.confidence >= minimumConfidence
     }
-
-    /// Whether `orientation` is a turn worth applying; the same as `shouldRotate(_:)`.
-    public func shouldApply(_ orientation: PageOrientation) -> Bool { Self.shouldRotate(orientation) }
 }
 
 /// Holds the non-`Sendable` engine, created on first use. Touched only on the detector's

@@ -84,7 +84,7 @@ public enum EngineMode: String, Sendable, Codable, CaseIterable {
 }
 
 /// What an engine is started with: fixed for its lifetime, because Tesseract loads models once.
-public struct EngineConfiguration: Sendable, Equatable {
+public struct EngineConfiguration: Sendable, Equatable, Codable {
     /// The languages to load. Default `eng+fra`.
     public var languages: LanguageSet
     /// Where the traineddata is; nil resolves it in the documented order at start.
@@ -109,7 +109,7 @@ public struct EngineConfiguration: Sendable, Equatable {
 }
 
 /// What each recognition is asked to do.
-public struct RecognitionOptions: Sendable, Equatable {
+public struct RecognitionOptions: Sendable, Equatable, Codable {
     /// How Tesseract finds the text on the page. Default `.auto` (3).
     public var pageSegmentation: PageSegmentationMode
     /// The resolution to assume, in dots per inch (`dotsPerInchRange`, 70–2400; a value

@@ -11,6 +11,8 @@ import Synchronization
 public final class Recognizer: Sendable {
     private let queue: DispatchQueue
     private let engine: EngineBox
+    /// Recognitions given to the engine and not finished.
+    private let pending = Atomic<Int>(0)
     /// The configuration the engine was started with.
     public let configuration: EngineConfiguration
     /// The tessdata folder in use.
@@ -37,6 +39,20 @@ public final class Recognizer: Sendable {
         self.configuration = configuration
         self.tessdataDirectory = box.engine.tessdata.directory
     }
+
+    /// Returns once the engine has finished everything it was given: at once when it is idle,
+    /// later when a recognition whose call already returned (a time limit, a cancellation)
+    /// is still running. Whoever hands the engine to the next image waits here first, so
+    /// that image never queues behind work nobody waits for any more.
+    public func finishWork() async {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume() }
+        }
+    }
+
+    /// Whether the engine is working now (perhaps on a recognition whose call already
+    /// returned).
+    public var isWorking: Bool { pending.load(ordering: .relaxed) > 0 }
 
     /// How long past its time limit, or after cancellation, a call waits for Tesseract to stop
     /// by itself before returning without it. Tesseract checks for a stop once per word while
@@ -80,6 +96,7 @@ public final class Recognizer: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 gate.install(continuation)
+                self.pending.add(1, ordering: .relaxed)
                 queue.async {
                     // The clock starts when the engine takes the image; the timer answers
                     // for it if Tesseract is still in layout analysis at limit + grace.
@@ -100,6 +117,8 @@ public final class Recognizer: Sendable {
                         outcome = .failure(error)
                     }
                     control.markAnswered()
+                    // Idle before the caller resumes, so that it can hand the engine on at once.
+                    self.pending.subtract(1, ordering: .relaxed)
                     gate.resume(with: outcome)
                 }
             }
@@ -118,21 +137,47 @@ extension Recognizer {
     /// The text lines of `image` found by Tesseract's page layout analysis alone, in its
     /// reading order, without recognising them (`TessBaseAPIAnalyseLayout`).
     ///
-    /// - Throws: `SnapPoemError.cancelled` when the calling task was cancelled before the
-    ///   engine took the image, `.outOfMemory`, `.invalidOption` for a resolution outside
-    ///   70–2400 dpi.
+    /// Layout analysis cannot be interrupted, so `deadline` and cancellation bound the call
+    /// as they bound `recognize(_:options:name:progress:)`: it returns at most
+    /// `stopGracePeriod` after either, and the engine finishes the analysis in the
+    /// background (`isWorking`, `finishWork()`) before it takes the next image.
+    ///
+    /// - Returns: the lines, or nil when `deadline` passed first.
+    /// - Throws: `SnapPoemError.cancelled` when the calling task was cancelled,
+    ///   `.outOfMemory`, `.invalidOption` for a resolution outside 70–2400 dpi.
     public func layout(
-        _ image: PoemImage, options: RecognitionOptions = RecognitionOptions(), name: String = "image"
-    ) async throws(SnapPoemError) -> [LayoutLine] {
+        _ image: PoemImage, options: RecognitionOptions = RecognitionOptions(), deadline: ContinuousClock.Instant? = nil,
+        name: String = "image"
+    ) async throws(SnapPoemError) -> [LayoutLine]? {
         if Task.isCancelled { throw .cancelled(path: name) }
         let engine = self.engine
-        let result: Result<[LayoutLine], SnapPoemError> = await withCheckedContinuation { continuation in
-            queue.async {
-                do throws(SnapPoemError) {
-                    continuation.resume(returning: .success(try engine.usable().analyseLayout(image, options: options, name: name)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
+        let gate = ResultGate<[LayoutLine]?>()
+        let grace = Self.stopGracePeriod
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                gate.install(continuation)
+                self.pending.add(1, ordering: .relaxed)
+                queue.async {
+                    if let deadline {
+                        let left = max(.zero, ContinuousClock.now.duration(to: deadline))
+                        Self.timers.asyncAfter(deadline: .now() + (left + grace).dispatchInterval) {
+                            gate.resume(with: .success(nil))
+                        }
+                    }
+                    let outcome: Result<[LayoutLine]?, SnapPoemError>
+                    do throws(SnapPoemError) {
+                        outcome = .success(try engine.usable().analyseLayout(image, options: options, name: name))
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    // Idle before the caller resumes, so that it can hand the engine on at once.
+                    self.pending.subtract(1, ordering: .relaxed)
+                    gate.resume(with: outcome)
                 }
+            }
+        } onCancel: {
+            Self.timers.asyncAfter(deadline: .now() + grace.dispatchInterval) {
+                gate.resume(with: .failure(.cancelled(path: name)))
             }
         }
         return try result.get()

@@ -3,8 +3,9 @@ import Foundation
 /// Finds the folder of `.traineddata` files and says which languages it has.
 ///
 /// Lookup order: an explicit folder (`--tessdata DIR`), then `TESSDATA_PREFIX`, then the
-/// package's own `tessdata/` (beside the built executable's package, or the source tree this
-/// library was compiled from), then the system's folders (Debian's first).
+/// package's own `tessdata/` (installed as `PREFIX/share/snap-poem/tessdata` beside the
+/// executable's `PREFIX/bin`, or beside the built executable's package, or in the source tree
+/// this library was compiled from), then the system's folders (Debian's first).
 public struct TessdataLocation: Sendable, Equatable {
     /// The folder holding `<lang>.traineddata` files; passed to Tesseract as its data path.
     public let directory: URL
@@ -71,11 +72,15 @@ public struct TessdataLocation: Sendable, Equatable {
         return folders
     }
 
-    /// The package's own `tessdata/`: found by walking up from the executable (e.g.
-    /// `.build/debug/snap-poem`), then from this source file's compile-time location.
+    /// The package's own `tessdata/`: where `make install` and the Debian package put it
+    /// (`PREFIX/share/snap-poem/tessdata` for an executable in `PREFIX/bin`, so an installed
+    /// or staged copy finds its own models from any working folder), then found by walking
+    /// up from the executable (e.g. `.build/debug/snap-poem`), then from this source file's
+    /// compile-time location.
     static func packageFolders() -> [URL] {
         var folders: [URL] = []
         if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            folders.append(installedFolder(forExecutableAt: executable))
             var folder = executable.deletingLastPathComponent()
             for _ in 0..<5 {
                 folders.append(folder.appendingPathComponent("tessdata"))
@@ -88,6 +93,13 @@ public struct TessdataLocation: Sendable, Equatable {
         folders.append(sourceRoot.appendingPathComponent("tessdata"))
         var seen = Set<String>()
         return folders.filter { seen.insert($0.standardizedFileURL.path).inserted }
+    }
+
+    /// Where an installed executable's models are: `PREFIX/share/snap-poem/tessdata` for
+    /// `PREFIX/bin/snap-poem` (e.g. `/usr/share/snap-poem/tessdata` for `/usr/bin/snap-poem`).
+    static func installedFolder(forExecutableAt executable: URL) -> URL {
+        executable.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/snap-poem/tessdata")
     }
 
     /// Returns the folder holding traineddata: `url` itself, or `url/tessdata` (the older

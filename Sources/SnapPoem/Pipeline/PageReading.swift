@@ -89,7 +89,14 @@ struct PageReading {
         // (Tesseract's page recognition finds nothing in it; read alone, it yields noise).
         // So is a tall, narrow one (a tree trunk, a rule in a drawing): a line of text is
         // wider than tall, bar a lone "I".
-        let layout = try await engines.primary.layout(image, options: options, name: name).filter {
+        guard let found = try await engines.primary.layout(image, options: options, deadline: nil, name: name) else {
+            // The time limit passed during layout analysis: nothing was read.
+            let page = RecognizedPage.timedOutBeforeText(
+                imageWidth: image.width, imageHeight: image.height, renderings: options.renderings,
+                dotsPerInch: options.dotsPerInch)
+            return (page, ReadingReport(engines: 1, lineCount: 0, language: nil, frenchLines: 0, lineLanguageRereads: 0, layoutMilliseconds: 0))
+        }
+        let layout = found.filter {
             $0.box.height <= max(64, image.height / 4) && !($0.box.height > 2 * $0.box.width && $0.box.height > 100)
         }
         // Lines whose boxes overlap their neighbours' are tilted (the page was not

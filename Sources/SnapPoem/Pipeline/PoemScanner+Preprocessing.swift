@@ -85,7 +85,7 @@ extension PoemScanner {
             return retry
         }
         retry.report.orientationConfidence = turn.confidence
-        guard orientationDetector.shouldApply(turn) else {
+        guard OrientationDetector.shouldRotate(turn) else {
             retry.preprocessTime = clock.now - start
             return retry
         }

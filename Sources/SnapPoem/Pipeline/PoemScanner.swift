@@ -19,6 +19,15 @@ public final class PoemScanner: Sendable {
     /// The engines that read a page line by line: `recognizer`, a second one, French ones.
     let engines: ReadingEngines
 
+    /// Whether any of this scanner's engines (`recognizer`, and those that read a page line
+    /// by line) is still working, perhaps on a recognition whose call already returned at
+    /// its time limit or on cancellation.
+    public var isWorking: Bool { engines.isWorking }
+
+    /// Returns once every engine of this scanner has finished what it was given: after it,
+    /// no Tesseract call of an earlier scan is still running.
+    public func finishWork() async { await engines.finishWork() }
+
     /// Starts the engine for `configuration`.
     ///
     /// - Throws: `SnapPoemError` when the tessdata or a language is missing, or Tesseract
@@ -197,8 +206,15 @@ public final class PoemScanner: Sendable {
         let preservesSpaces = configuration.recognition.preserveInterwordSpaces
         var cleanup = configuration.cleanup
         if preservesSpaces { cleanup.tidiesSpaces = false }
-        let recognizedText = cleanup.clean(PoemLayout.text(of: page, preservingSpaces: preservesSpaces))
-        let personalized = configuration.replacements.apply(to: recognizedText, words: page.words)
+        // Clean-up and personalisation take CPU in proportion to the text and the pairs: on a
+        // Dispatch thread, like every other step, so that Swift's cooperative pool stays free.
+        let replacements = configuration.replacements
+        let laidOut = page
+        let tidying = cleanup
+        let (recognizedText, personalized) = try await offload { () throws(SnapPoemError) in
+            let text = tidying.clean(PoemLayout.text(of: laidOut, preservingSpaces: preservesSpaces))
+            return (text, replacements.apply(to: text, words: laidOut.words))
+        }
         let personalizeTime = clock.now - personalizeStart
         var poem = ScannedPoem(
             source: name,
@@ -218,6 +234,7 @@ public final class PoemScanner: Sendable {
                 coverageCheck: coverageTime))
         if configuration.keepsUprightImage { poem.uprightImage = image }
         poem.reading = reading
+        poem.timeLimit = configuration.recognition.timeLimit
         return poem
     }
 

@@ -17,6 +17,9 @@ final class ReadingEngines: Sendable {
     private let second: Task<Recognizer?, Never>?
     private let french: Mutex<[Task<Recognizer?, Never>]> = Mutex([])
     private let frenchConfiguration: EngineConfiguration?
+    /// Every engine loaded so far, the primary one first: what must be idle before the
+    /// scanner is used again after a call returned early (a time limit, a cancellation).
+    private let loaded: LoadedEngines
 
     /// The language set French pages and lines are read with: the French model alone.
     static let frenchLanguages = try! LanguageSet(parsing: "fra")
@@ -26,9 +29,12 @@ final class ReadingEngines: Sendable {
         self.primary = primary
         self.count = max(1, min(count, 2))
         let configuration = primary.configuration
+        let loaded = LoadedEngines(primary)
+        self.loaded = loaded
         self.second =
             self.count > 1
-            ? Task.detached(priority: .userInitiated) { try? await Recognizer(configuration: configuration) } : nil
+            ? Task.detached(priority: .userInitiated) { loaded.add(try? await Recognizer(configuration: configuration)) }
+            : nil
         if choosesLanguage, Self.choosesLanguage(for: configuration.languages) {
             var french = configuration
             french.languages = Self.frenchLanguages
@@ -59,9 +65,13 @@ final class ReadingEngines: Sendable {
     /// for (in parallel); empty when none can load.
     func frenchWorkers() async -> [Recognizer] {
         guard let configuration = frenchConfiguration else { return [] }
+        let loadedEngines = loaded
         let tasks = french.withLock { tasks -> [Task<Recognizer?, Never>] in
             while tasks.count < count {
-                tasks.append(Task.detached(priority: .userInitiated) { try? await Recognizer(configuration: configuration) })
+                tasks.append(
+                    Task.detached(priority: .userInitiated) {
+                        loadedEngines.add(try? await Recognizer(configuration: configuration))
+                    })
             }
             return tasks
         }
@@ -70,5 +80,32 @@ final class ReadingEngines: Sendable {
             if let recognizer = await task.value { loaded.append(recognizer) }
         }
         return loaded
+    }
+}
+
+extension ReadingEngines {
+    /// Whether any loaded engine is still working, perhaps on a recognition whose caller
+    /// already stopped waiting for it.
+    var isWorking: Bool { loaded.all.contains { $0.isWorking } }
+
+    /// Returns once every loaded engine has finished what it was given.
+    func finishWork() async {
+        for engine in loaded.all { await engine.finishWork() }
+    }
+}
+
+/// The engines a `ReadingEngines` has loaded, added from the tasks that load them.
+private final class LoadedEngines: Sendable {
+    private let engines: Mutex<[Recognizer]>
+
+    init(_ primary: Recognizer) { engines = Mutex([primary]) }
+
+    /// Every engine loaded so far.
+    var all: [Recognizer] { engines.withLock { $0 } }
+
+    /// Records `engine` (when it loaded) and hands it back.
+    func add(_ engine: Recognizer?) -> Recognizer? {
+        if let engine { engines.withLock { $0.append(engine) } }
+        return engine
     }
 }

@@ -1,5 +1,10 @@
 /// Everything a scan is asked to do, stage by stage.
-public struct ScanConfiguration: Sendable, Equatable {
+///
+/// `Codable`, so that a batch's supervisor hands it to its worker processes as it is
+/// (`WorkerConfiguration`) instead of their parsing the command line again. The coding is
+/// synthesized, here and in every stage's settings: a new setting needs only to be
+/// `Codable` itself, and travels to the workers with nothing else to change.
+public struct ScanConfiguration: Sendable, Equatable, Codable {
     /// Checked against the image header before decoding.
     public var imageLimits: ImageLimits
     /// The image stage.
@@ -49,6 +54,16 @@ public struct ScanConfiguration: Sendable, Equatable {
     var readsByLine: Bool {
         (recognitionEngines > 1 || (choosesLanguage && ReadingEngines.choosesLanguage(for: engine.languages)))
             && PageReading.applies(to: recognition)
+    }
+
+    /// The most Tesseract engines a scanner with this configuration loads: the engines that
+    /// read a page at once (`recognitionEngines`, when the page is read line by line), and as
+    /// many French-only ones again when the language choice applies (`eng+fra`). For a
+    /// memory budget decided before any work (the service's `MemoryPlan`).
+    public var mostEnginesLoaded: Int {
+        guard readsByLine else { return 1 }
+        let reading = max(1, min(recognitionEngines, 2))
+        return choosesLanguage && ReadingEngines.choosesLanguage(for: engine.languages) ? 2 * reading : reading
     }
 
     /// Creates a configuration; every stage has sensible defaults.
@@ -143,6 +158,9 @@ public struct ScannedPoem: Sendable, Equatable {
     /// How the page was read line by line (engines, language chosen), or nil when it was
     /// read by one call of Tesseract's page recognition (`ScanConfiguration.readsByLine`).
     public var reading: ReadingReport? = nil
+    /// The time limit recognition ran under (`RecognitionOptions.timeLimit`), for saying
+    /// what stopped it when `page.timedOut`; nil when there was none.
+    public var timeLimit: Duration? = nil
 
     /// The personalised poem's text.
     public var text: String { personalized.text }

@@ -79,6 +79,84 @@ public enum ScanOption: String, Sendable, CaseIterable {
 
     /// Whether the option may be given more than once.
     public var isRepeatable: Bool { self == .replace }
+
+    /// What the option does, in one sentence that suits any front end (the HTTP service's
+    /// OpenAPI document says it for each field).
+    public var summary: String {
+        switch self {
+        case .replace:
+            "FIND=REPLACE: replace FIND with REPLACE, also where the OCR misread it; repeatable, all at once, never chained; \\= for an '=' in FIND."
+        case .ignoreCase: "Match FIND in any letter case; the replacement takes the text's case (LENORE → ALEX)."
+        case .substring: "Replace FIND inside longer words too (by default 'Lenored' is left alone)."
+        case .exact: "Turn off OCR-tolerant matching: misreadings such as 'Lenorc' or 'L enore' are left as they are."
+        case .strictness: "How far an OCR misreading of FIND may stray (default normal); exact is the same as the exact switch."
+        case .noCleanup: "Keep the text as recognised: no '|' → 'I', ligatures, hyphenation joining or space tidying."
+        case .lang: "Tesseract languages, '+'-separated, e.g. eng or fra+eng; each needs its traineddata."
+        case .maxDimension:
+            "Image size: N shrinks so the longer side is at most N pixels (never enlarges); auto scales the text to about 24 px letters; none keeps the size."
+        case .filter: "Tone filter before recognition; flatten (the default) evens out shadows and vignettes where there are any."
+        case .noRotate: "Do not detect and undo a page turned 90, 180 or 270 degrees."
+        case .noDeskew: "Do not straighten slightly tilted text."
+        case .noInvert: "Do not turn light text on a dark background into dark on light."
+        case .noClearSurround: "Do not paint over the dark table around a photographed sheet before recognition."
+        case .noCoverageCheck: "Do not look for text Tesseract skipped (rows of letters no recognised word covers) and read it again."
+        case .psm: "Tesseract's page segmentation mode, by number (0-13) or name (default 3, auto)."
+        case .oem: "Recogniser: lstm (default), legacy or combined (legacy needs traineddata that includes it)."
+        case .dpi: "Resolution to assume, in dots per inch (default 300)."
+        case .allow: "Recognise only these characters."
+        case .deny: "Never recognise these characters."
+        case .preserveSpaces: "Keep runs of spaces between words instead of single spaces."
+        case .region:
+            "X,Y,W,H: recognise only this rectangle, in the upright image's pixels (the page is then neither turned nor deskewed)."
+        case .timeout: "Stop recognising after this many seconds (decimals allowed)."
+        case .noDewarp: "Do not flatten the curved lines of a page photographed in an open book."
+        case .engines:
+            "How many Tesseract engines read one image at once, its lines split between them (1 or 2); the service's workers decide their own."
+        case .noLanguageChoice:
+            "Read with the languages given: do not let the poem's language (English or French) choose the model."
+        }
+    }
+
+    /// The values the option takes, as the rules of
+    /// `ScanConfiguration.apply(_:replacementSource:leadingReplacements:)` accept them, for
+    /// front ends that describe them (the HTTP service's OpenAPI schemas).
+    public var values: ScanOptionValues {
+        switch self {
+        case .ignoreCase, .substring, .exact, .noCleanup, .noRotate, .noDeskew, .noInvert, .noClearSurround, .noCoverageCheck,
+            .preserveSpaces, .noDewarp, .noLanguageChoice:
+            .none
+        case .engines: .wholeNumber(1...2)
+        case .replace: .pattern(#"^(\\.|[^=\\])+=.*$"#, example: "Lenore=Alex")
+        case .strictness: .oneOf(Strictness.named.map(\.name))
+        case .lang: .pattern(#"^[A-Za-z0-9_-]+(\+[A-Za-z0-9_-]+)*$"#, example: "eng+fra")
+        case .maxDimension: .pattern(#"^(auto|none|[0-9]+)$"#, example: "2000")
+        case .filter: .oneOf(ImageFilter.allCases.map(\.rawValue))
+        case .psm:
+            .oneOf(PageSegmentationMode.allCases.map { String($0.rawValue) } + PageSegmentationMode.allCases.map(\.name))
+        case .oem: .oneOf(EngineMode.allCases.map(\.rawValue))
+        case .dpi: .wholeNumber(70...2400)
+        case .allow, .deny: .text(example: "abcdefghijklmnopqrstuvwxyz")
+        case .region: .pattern(#"^ *[0-9]+ *, *[0-9]+ *, *[0-9]+ *, *[0-9]+ *$"#, example: "0,0,800,600")
+        case .timeout: .seconds
+        }
+    }
+}
+
+/// What values a `ScanOption` takes, for front ends that describe them.
+public enum ScanOptionValues: Sendable, Equatable {
+    /// None: the option is a switch, present or absent.
+    case none
+    /// Any text, e.g. a list of characters.
+    case text(example: String)
+    /// One of these names.
+    case oneOf([String])
+    /// A whole number in the range.
+    case wholeNumber(ClosedRange<Int>)
+    /// A number of seconds from 0.001 (one millisecond) to 86 400, decimals allowed.
+    case seconds
+    /// Text matching the regular expression (ECMA-262, as JSON Schema has it), such as the
+    /// example.
+    case pattern(String, example: String)
 }
 
 /// Why text values could not be applied to a `ScanConfiguration`. Each front end words it in
@@ -194,10 +272,11 @@ extension ScanConfiguration {
             recognition.regionOfInterest = BoundingBox(left: x, top: y, right: x + width, bottom: y + height)
         }
         if let text = value(.timeout) {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-                throw .invalidValue(option: .timeout, value: text, expected: "a number of seconds greater than 0")
+            // At least a millisecond: a smaller number rounds to no time at all.
+            guard let limit = Duration(seconds: text, atLeast: 0.001, atMost: 86_400) else {
+                throw .invalidValue(option: .timeout, value: text, expected: "a number of seconds from 0.001 to 86400")
             }
-            recognition.timeLimit = .milliseconds(Int64((seconds * 1000).rounded()))
+            recognition.timeLimit = limit
         }
     }
 
@@ -244,6 +323,11 @@ extension ScanConfiguration {
         var kept: Set<Replacement> = []
         for pair in pairs where kept.insert(pair.replacement).inserted { unique.append(pair.replacement) }
         guard unique.count <= ReplacementSet.maximumPairs else { throw .tooManyPairs(count: unique.count) }
+        // Pairs that did not come through `Replacement(parsing:)` (a file's, a page's fields)
+        // meet the same bounds.
+        if let problem = ReplacementSet.sizeProblem(unique) {
+            throw .rejected(option: .replace, error: .invalidOption(option: "--replace", reason: problem))
+        }
         return ReplacementSet(unique, options: options)
     }
 }

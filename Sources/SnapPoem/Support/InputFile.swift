@@ -41,6 +41,14 @@ package enum InputFile {
         }
         guard descriptor >= 0 else { throw openFailure(errno, path: path, fileSystemPath: terminated) }
         defer { close(descriptor) }
+        return try read(descriptor: descriptor, name: path, limit: limit)
+    }
+
+    /// Reads the file open as `descriptor` (opened with `O_NONBLOCK`) from its start: it must
+    /// be a regular file of at most `limit` bytes. `name` is how errors name it.
+    ///
+    /// - Throws: as `read(_:limit:shouldStop:)`.
+    package static func read(descriptor: Int32, name path: String, limit: Int) throws(SnapPoemError) -> Data {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw .unreadableFile(path: path, reason: systemReason(errno))

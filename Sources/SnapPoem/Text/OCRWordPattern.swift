@@ -9,10 +9,16 @@ enum MatchUnit {
 }
 
 /// FIND prepared for OCR-tolerant comparison against the words of one text: the weighted
-/// edit distance that decides OCR-tolerant matches, with every cost looked up in advance.
-/// The weights and the differences that never match are documented on `Strictness`.
+/// edit distance that decides OCR-tolerant matches. The weights and the differences that
+/// never match are documented on `Strictness`.
 ///
-/// A class, so that the many comparisons of one text share its tables without copying them.
+/// Bounded by construction: what it keeps grows with FIND's length only (a few numbers per
+/// unit of FIND; the cost of reading a glyph where FIND has another is worked out from the
+/// `GlyphTable`'s numbers when it is needed, never tabled for every glyph), and one
+/// comparison costs at most (units of FIND + 1) × (units of the candidate + 1) steps, in
+/// three rows of scratch memory, stopping as soon as two rows in a row are over `budget`.
+///
+/// A class, so that the many comparisons of one text share it without copying it.
 final class OCRWordPattern {
     /// A lost or added accent.
     static let accentCost = 0.25
@@ -22,21 +28,6 @@ final class OCRWordPattern {
     static let splitCost = 0.35
     /// Any other changed, lost or added consonant.
     static let editCost = 1.0
-
-    /// Glyphs OCR mistakes for each other, in either direction.
-    private static let confusions: [Character: Set<Character>] = {
-        let pairs: [(Character, Character)] = [
-            ("c", "e"), ("o", "0"), ("O", "0"), ("l", "1"), ("l", "I"), ("I", "1"), ("l", "|"),
-            ("I", "|"), ("1", "|"), ("i", "l"), ("i", "1"), ("f", "t"), ("S", "5"), ("B", "8"),
-            ("Z", "2"), ("g", "q"), ("g", "9"), ("y", "v"),
-        ]
-        var partners: [Character: Set<Character>] = [:]
-        for (a, b) in pairs {
-            partners[a, default: []].insert(b)
-            partners[b, default: []].insert(a)
-        }
-        return partners
-    }()
 
     /// Two glyphs OCR reads as one (and one it reads as two), as spelled in lowercase.
     private static let doubleConfusions: [String: [String]] = {
@@ -55,37 +46,31 @@ final class OCRWordPattern {
     /// The largest total cost that still matches.
     let budget: Double
 
-    private let glyphTotal: Int
-    /// `substitution[i * glyphTotal + g]`: reading glyph `g` where FIND has unit `i`.
-    private let substitution: [Double]
+    private let table: GlyphTable
+    private let caseSensitive: Bool
+    /// Whether unit `i` begins or ends a word of FIND (a changed letter there never matches).
+    private let atWordEdge: [Bool]
     /// Losing unit `i` of FIND.
     private let deletion: [Double]
     /// Whether the text may hold an extra unit before FIND's unit `i` (inside a word only).
     private let insertsBefore: [Bool]
-    /// Adding glyph `g` inside a word.
-    private let insertion: [Double]
     /// Glyphs that FIND's units `i - 2` and `i - 1` together may be read as.
     private let mergedInto: [[Int]]
     /// Pairs of glyphs that FIND's unit `i - 1` may be read as.
     private let splitInto: [[(Int, Int)]]
-    /// Per glyph: whether a reading of FIND may begin with it (FIND's first letter must be
-    /// right or plausibly misread, so this rules out most words at once).
-    private let opensWith: [Bool]
-    /// Per glyph: whether a reading of FIND may end with it.
-    private let closesWith: [Bool]
 
     /// Compiles FIND (already numbered in `table`, which holds every glyph of the text too).
     init(units: [Int], pair: Int, table: GlyphTable, caseSensitive: Bool, costPerCharacter: Double) {
         self.units = units
         self.pair = pair
+        self.table = table
+        self.caseSensitive = caseSensitive
         wordCount = units.filter { $0 == MatchUnit.findSpace }.count + 1
         glyphCount = units.filter { $0 >= 0 }.count
         budget = costPerCharacter * Double(glyphCount)
-        let glyphs = table.glyphs
-        glyphTotal = glyphs.count
         let m = units.count
 
-        var substitution = [Double](repeating: .infinity, count: m * glyphs.count)
+        var atWordEdge = [Bool](repeating: false, count: m)
         var deletion = [Double](repeating: .infinity, count: m)
         for (i, unit) in units.enumerated() {
             guard unit >= 0 else {
@@ -94,64 +79,95 @@ final class OCRWordPattern {
             }
             let startsWord = i == 0 || units[i - 1] < 0
             let endsWord = i == m - 1 || units[i + 1] < 0
-            for (g, glyph) in glyphs.enumerated() {
-                substitution[i * glyphs.count + g] = Self.glyphCost(
-                    glyphs[unit], glyph, startsWord: startsWord, endsWord: endsWord, caseSensitive: caseSensitive)
-            }
-            deletion[i] = glyphs[unit].isVowel || startsWord || endsWord ? .infinity : Self.editCost
+            atWordEdge[i] = startsWord || endsWord
+            deletion[i] = table.isVowel[unit] || startsWord || endsWord ? .infinity : Self.editCost
         }
-        self.substitution = substitution
+        self.atWordEdge = atWordEdge
         self.deletion = deletion
         insertsBefore = (0...m).map { $0 > 0 && $0 < m && units[$0 - 1] >= 0 && units[$0] >= 0 }
-        insertion = glyphs.map { $0.isVowel ? .infinity : Self.editCost }
 
-        let spell = { (glyph: Glyph) in caseSensitive ? String(glyph.character) : glyph.lowered }
-        var bySpelling: [String: [Int]] = [:]
-        for (g, glyph) in glyphs.enumerated() { bySpelling[spell(glyph), default: []].append(g) }
         var mergedInto = [[Int]](repeating: [], count: m + 1)
         var splitInto = [[(Int, Int)]](repeating: [], count: m + 1)
         for i in 1...max(1, m) where i <= m && units[i - 1] >= 0 {
-            let single = spell(glyphs[units[i - 1]])
+            let single = table.spelling(of: units[i - 1], caseSensitive: caseSensitive)
             for (double, singles) in Self.doubleConfusions where singles.contains(single) {
                 let letters = double.map(String.init)
-                for first in bySpelling[letters[0]] ?? [] {
-                    for second in bySpelling[letters[1]] ?? [] { splitInto[i].append((first, second)) }
+                for first in table.glyphs(spelled: letters[0], caseSensitive: caseSensitive) {
+                    for second in table.glyphs(spelled: letters[1], caseSensitive: caseSensitive) {
+                        splitInto[i].append((first, second))
+                    }
                 }
             }
-            if i >= 2, units[i - 2] >= 0, let singles = Self.doubleConfusions[spell(glyphs[units[i - 2]]) + single] {
-                mergedInto[i] = singles.flatMap { bySpelling[$0] ?? [] }
+            if i >= 2, units[i - 2] >= 0,
+                let singles = Self.doubleConfusions[table.spelling(of: units[i - 2], caseSensitive: caseSensitive) + single]
+            {
+                mergedInto[i] = singles.flatMap { table.glyphs(spelled: $0, caseSensitive: caseSensitive) }
             }
         }
         self.mergedInto = mergedInto
         self.splitInto = splitInto
-        opensWith = glyphs.indices.map { g in
-            substitution[g].isFinite || (m >= 2 && mergedInto[2].contains(g)) || splitInto[1].contains { $0.0 == g }
+    }
+
+    /// The cost of reading glyph `found` where FIND has its unit `i` (a glyph).
+    @inline(__always)
+    private func substitution(_ i: Int, _ found: Int) -> Double {
+        let unit = units[i]
+        if unit == found { return 0 }
+        if table.lowered[unit] == table.lowered[found] { return caseSensitive ? .infinity : 0 }
+        if caseSensitive ? table.base[unit] == table.base[found] : table.loweredBase[unit] == table.loweredBase[found] {
+            return Self.accentCost
         }
-        closesWith = glyphs.indices.map { g in
-            substitution[(m - 1) * glyphs.count + g].isFinite || (m >= 2 && mergedInto[m].contains(g))
-                || splitInto[m].contains { $0.1 == g }
-        }
+        if table.isConfusion(unit, found, caseSensitive: caseSensitive) { return Self.confusionCost }
+        return atWordEdge[i] ? .infinity : Self.editCost
+    }
+
+    /// Keys under which this FIND is filed in an index of how readings may begin: every
+    /// glyph `g` for which `mayMatch(first: g, …)` can hold shares at least one key with
+    /// `GlyphTable.openingKeys(of: g, …)`: a glyph of the same spelling without accents
+    /// (what equal, caseless and accented readings share), a confusion partner, or a glyph
+    /// that two glyphs of FIND, or one, may be read as.
+    func openingKeys() -> [Int] {
+        guard let first = units.first, first >= 0 else { return [] }
+        var keys = [GlyphKey.spelling(caseSensitive ? table.base[first] : table.loweredBase[first])]
+        let partners =
+            caseSensitive
+            ? table.confusionPartners[first] : table.confusionPartners[first] | table.caselessConfusionPartners[first]
+        keys += GlyphKey.confusions(partners)
+        if units.count >= 2 { keys += mergedInto[2].map(GlyphKey.glyph) }
+        keys += splitInto[1].map { GlyphKey.glyph($0.0) }
+        return Array(Set(keys))
     }
 
     /// Whether a candidate beginning with glyph `first` and ending with glyph `last` may be
-    /// a reading of FIND at all: a quick test before `cost(of:scratch:)`.
+    /// a reading of FIND at all: a quick test before `cost(of:scratch:)` (FIND's first and
+    /// last letters must be right or plausibly misread, so this rules out most words at once).
     func mayMatch(first: Int, last: Int) -> Bool {
-        opensWith[first] && closesWith[last]
+        let m = units.count
+        guard m > 0, units[0] >= 0, units[m - 1] >= 0 else { return false }
+        let opens =
+            substitution(0, first).isFinite || (m >= 2 && mergedInto[2].contains(first)) || splitInto[1].contains { $0.0 == first }
+        guard opens else { return false }
+        return substitution(m - 1, last).isFinite || (m >= 2 && mergedInto[m].contains(last)) || splitInto[m].contains { $0.1 == last }
     }
 
     /// The cost of reading `candidate` (glyph numbers and gap markers) as FIND, or
     /// `.infinity` when it exceeds `budget` or makes another word. `scratch` is reused
-    /// between calls.
+    /// between calls; it holds three rows of `candidate.count + 1` costs.
     func cost(of candidate: [Int], scratch: inout [Double]) -> Double {
         let m = units.count, k = candidate.count
         let width = k + 1
-        let size = (m + 1) * width
-        if scratch.count < size { scratch = [Double](repeating: .infinity, count: size) }
-        for index in 0..<size { scratch[index] = .infinity }
+        if scratch.count < 3 * width { scratch = [Double](repeating: .infinity, count: 3 * width) }
+        // Row i lives at (i % 3) * width: row i is reached from rows i - 1 and i - 2 only.
+        func row(_ i: Int) -> Int { (i % 3) * width }
+        for j in 0..<width { scratch[j] = .infinity }
         scratch[0] = 0
         var previousRowMinimum = Double.infinity
+        var rowMinimum = 0.0
         for i in 0...m {
-            var rowMinimum = i == 0 ? 0 : Double.infinity
+            let here = row(i)
+            let above = i > 0 ? row(i - 1) : 0
+            let twoAbove = i > 1 ? row(i - 2) : 0
+            if i > 0 { rowMinimum = .infinity }
             for j in 0...k where i > 0 || j > 0 {
                 var best = Double.infinity
                 if i > 0 {
@@ -160,13 +176,13 @@ final class OCRWordPattern {
                         let found = candidate[j - 1]
                         let step: Double
                         if found >= 0 {
-                            step = unit >= 0 ? substitution[(i - 1) * glyphTotal + found] : .infinity
+                            step = unit >= 0 ? substitution(i - 1, found) : .infinity
                         } else {
                             step = unit == MatchUnit.findSpace ? 0 : .infinity
                         }
-                        best = scratch[(i - 1) * width + j - 1] + step
+                        best = scratch[above + j - 1] + step
                     }
-                    best = min(best, scratch[(i - 1) * width + j] + deletion[i - 1])
+                    best = min(best, scratch[above + j] + deletion[i - 1])
                 }
                 if j > 0, insertsBefore[i] {
                     let found = candidate[j - 1]
@@ -174,46 +190,26 @@ final class OCRWordPattern {
                     switch found {
                     case MatchUnit.splitGap: step = Self.splitCost
                     case MatchUnit.hyphenGap: step = 0
-                    default: step = found >= 0 ? insertion[found] : .infinity
+                    default: step = found >= 0 ? (table.isVowel[found] ? .infinity : Self.editCost) : .infinity
                     }
-                    best = min(best, scratch[i * width + j - 1] + step)
+                    best = min(best, scratch[here + j - 1] + step)
                 }
                 if i > 1, j > 0, !mergedInto[i].isEmpty, mergedInto[i].contains(candidate[j - 1]) {
-                    best = min(best, scratch[(i - 2) * width + j - 1] + Self.confusionCost)
+                    best = min(best, scratch[twoAbove + j - 1] + Self.confusionCost)
                 }
                 if i > 0, j > 1, !splitInto[i].isEmpty,
                     splitInto[i].contains(where: { $0.0 == candidate[j - 2] && $0.1 == candidate[j - 1] })
                 {
-                    best = min(best, scratch[(i - 1) * width + j - 2] + Self.confusionCost)
+                    best = min(best, scratch[above + j - 2] + Self.confusionCost)
                 }
-                scratch[i * width + j] = best
+                scratch[here + j] = best
                 rowMinimum = min(rowMinimum, best)
             }
             // A row is reached only from the two rows above it (two glyphs read as one).
             if rowMinimum > budget, previousRowMinimum > budget { return .infinity }
             previousRowMinimum = rowMinimum
         }
-        let total = scratch[m * width + k]
+        let total = scratch[row(m) + k]
         return total <= budget + 1e-9 ? total : .infinity
-    }
-
-    /// The cost of reading `b` where FIND has `a`.
-    static func glyphCost(_ a: Glyph, _ b: Glyph, startsWord: Bool, endsWord: Bool, caseSensitive: Bool) -> Double {
-        if a.character == b.character { return 0 }
-        if a.lowered == b.lowered { return caseSensitive ? .infinity : 0 }
-        if caseSensitive ? a.base == b.base : a.loweredBase == b.loweredBase { return accentCost }
-        if isConfusion(a, b, caseSensitive: caseSensitive) { return confusionCost }
-        if startsWord || endsWord { return .infinity }
-        return editCost
-    }
-
-    private static func isConfusion(_ a: Glyph, _ b: Glyph, caseSensitive: Bool) -> Bool {
-        if confusions[a.character]?.contains(b.character) == true { return true }
-        guard !caseSensitive else { return false }
-        for x in a.caseForms {
-            guard let partners = confusions[x] else { continue }
-            for y in b.caseForms where partners.contains(y) { return true }
-        }
-        return false
     }
 }

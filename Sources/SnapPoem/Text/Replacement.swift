@@ -19,16 +19,35 @@ public struct Replacement: Sendable, Hashable, Codable {
     /// by a backslash: in FIND, `\=` is an `=`, `\\` a backslash and `\#` a `#`; REPLACE is
     /// taken as written (it may contain `=`).
     ///
-    /// - Throws: `SnapPoemError.invalidOption` when there is no `=` or FIND is empty.
+    /// - Throws: `SnapPoemError.invalidOption` when there is no `=`, FIND is empty, or FIND
+    ///   or REPLACE is longer than `maximumLength`.
     public init(parsing argument: String) throws(SnapPoemError) {
         switch Self.split(argument) {
         case .success(let pair):
             self.init(find: pair.find, replaceWith: pair.replacement)
+            if let problem = lengthProblem { throw .invalidOption(option: "--replace", reason: problem) }
         case .failure(.noEquals):
             throw .invalidOption(option: "--replace", reason: "'\(argument)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
         case .failure(.emptyFind):
             throw .invalidOption(option: "--replace", reason: "'\(argument)' has nothing to find before '='")
         }
+    }
+
+    /// The longest FIND, and the longest REPLACE, taken from outside (the command line, a
+    /// replacements file, a request), in characters (Unicode scalars): a name or a line of a
+    /// poem fits; the tolerant matcher's work grows with FIND's length, and the result's with
+    /// REPLACE's.
+    public static let maximumLength = 256
+
+    /// Why this pair is longer than `maximumLength` allows, in one line, or nil when it is not.
+    public var lengthProblem: String? {
+        for (part, text) in [("FIND", find), ("REPLACE", replacement)] {
+            let length = text.unicodeScalars.count
+            guard length > Self.maximumLength else { continue }
+            let shown = String(String.UnicodeScalarView(text.unicodeScalars.prefix(24)))
+            return "\(part) '\(shown)…' has \(length) characters; at most \(Self.maximumLength) are taken"
+        }
+        return nil
     }
 
     /// Why a `FIND=REPLACE` text is not a pair.

@@ -127,10 +127,13 @@ struct ReplacementMatcher {
         let matchedPairs = Set(chosen.map(\.pair))
         let unmatchedPairs = replacementSet.replacements.indices.filter { !matchedPairs.contains($0) }
         let caselessText = unmatchedPairs.isEmpty ? [] : text.codes.map { text.caseless[$0] }
-        let unmatched = unmatchedPairs.map { index in
+        // The closest word is looked for for the first FINDs only: each search reads the
+        // whole text, and a person reads a hundred suggestions at most.
+        let unmatched = unmatchedPairs.enumerated().map { number, index in
             UnmatchedFind(
                 find: replacementSet.replacements[index].find,
-                closest: closestWord(to: index, caselessText: caselessText, positions: positions))
+                closest: number < UnmatchedFind.maximumSuggestions
+                    ? closestWord(to: index, caselessText: caselessText, positions: positions) : nil)
         }
         var result = PersonalizedText(
             text: output, changes: changes, unmatched: unmatched, nearMisses: nearMisses(besides: chosen, positions: positions))
@@ -148,10 +151,15 @@ struct ReplacementMatcher {
         guard let longest = finds.map({ findCodes[$0].count }).max() else { return [] }
         var replaced = [Bool](repeating: false, count: characters.count)
         for match in chosen { for index in match.start..<match.end { replaced[index] = true } }
+        // A near miss shares at least two first letters with FIND: only the FINDs that begin
+        // with the word's first letter (ignoring case) are looked at.
+        var byFirstLetter: [Int: [Int]] = [:]
+        for index in finds { byFirstLetter[text.caseless[findCodes[index][0]], default: []].append(index) }
         var misses: [NearMiss] = []
         for token in tokens where !replaced[token.lowerBound] && token.count <= longest + 1 {
             let word = text.codes[token]
-            for index in finds where token.count <= findCodes[index].count + 1 && !word.elementsEqual(findCodes[index]) {
+            let candidates = byFirstLetter[text.caseless[word[word.startIndex]]] ?? []
+            for index in candidates where token.count <= findCodes[index].count + 1 && !word.elementsEqual(findCodes[index]) {
                 let find = findCodes[index]
                 var shared = 0
                 while shared < min(word.count, find.count),
@@ -173,33 +181,71 @@ struct ReplacementMatcher {
     // MARK: Finding candidates
 
     /// Every place where FIND is the text, exactly or (with `--ignore-case`) but for case.
+    ///
+    /// Each FIND is looked for with Knuth–Morris–Pratt, so one FIND costs time in proportion to
+    /// the text's length plus its own, whatever both hold. Occurrences of one FIND that overlap
+    /// an earlier one of the same kind are left out (the earlier would be chosen anyway), so
+    /// a FIND such as "aa" in a text of a thousand "a"s gives 500 candidates, not 999.
     private func exactCandidates() -> [Candidate] {
         let codes = text.codes
         let caselessText = options.caseSensitive ? [] : codes.map { text.caseless[$0] }
         var found: [Candidate] = []
+        var failure: [Int] = []
         for (index, pattern) in findCodes.enumerated() {
             guard !pattern.isEmpty, pattern.count <= codes.count else { continue }
-            let caselessPattern = options.caseSensitive ? [] : pattern.map { text.caseless[$0] }
             let needsStartBoundary = options.wholeWords && text.isWord[pattern[0]]
             let needsEndBoundary = options.wholeWords && text.isWord[pattern[pattern.count - 1]]
-            for start in 0...(codes.count - pattern.count) {
-                var isExact = true
-                var offset = 0
-                while offset < pattern.count {
-                    if codes[start + offset] != pattern[offset] {
-                        guard !options.caseSensitive, caselessText[start + offset] == caselessPattern[offset] else { break }
-                        isExact = false
-                    }
-                    offset += 1
-                }
-                guard offset == pattern.count else { continue }
+            func fits(_ start: Int) -> Bool {
                 let end = start + pattern.count
-                if needsStartBoundary, start > 0, text.isWord[codes[start - 1]] { continue }
-                if needsEndBoundary, end < codes.count, text.isWord[codes[end]] { continue }
-                found.append(Candidate(start: start, end: end, pair: index, cost: 0, kind: isExact ? .exact : .caseInsensitive))
+                if needsStartBoundary, start > 0, text.isWord[codes[start - 1]] { return false }
+                if needsEndBoundary, end < codes.count, text.isWord[codes[end]] { return false }
+                return true
+            }
+            let exactStarts = Self.occurrences(of: pattern, in: codes, failure: &failure).filter(fits)
+            var exactEnd = 0
+            for start in exactStarts where start >= exactEnd {
+                found.append(Candidate(start: start, end: start + pattern.count, pair: index, cost: 0, kind: .exact))
+                exactEnd = start + pattern.count
+            }
+            guard !options.caseSensitive else { continue }
+            let caselessPattern = pattern.map { text.caseless[$0] }
+            var exact = exactStarts.makeIterator()
+            var nextExact = exact.next()
+            var caselessEnd = 0
+            for start in Self.occurrences(of: caselessPattern, in: caselessText, failure: &failure) where fits(start) {
+                while let candidate = nextExact, candidate < start { nextExact = exact.next() }
+                guard nextExact != start, start >= caselessEnd else { continue }
+                found.append(Candidate(start: start, end: start + pattern.count, pair: index, cost: 0, kind: .caseInsensitive))
+                caselessEnd = start + pattern.count
             }
         }
         return found
+    }
+
+    /// Where `pattern` begins in `sequence`, overlapping occurrences included, in order
+    /// (Knuth–Morris–Pratt: time in proportion to both lengths). `failure` is scratch memory.
+    private static func occurrences(of pattern: [Int], in sequence: [Int], failure: inout [Int]) -> [Int] {
+        let m = pattern.count
+        guard m > 0, m <= sequence.count else { return [] }
+        failure.removeAll(keepingCapacity: true)
+        failure.append(0)
+        var length = 0
+        for i in 1..<max(1, m) where i < m {
+            while length > 0, pattern[i] != pattern[length] { length = failure[length - 1] }
+            if pattern[i] == pattern[length] { length += 1 }
+            failure.append(length)
+        }
+        var starts: [Int] = []
+        length = 0
+        for (i, value) in sequence.enumerated() {
+            while length > 0, value != pattern[length] { length = failure[length - 1] }
+            if value == pattern[length] { length += 1 }
+            if length == m {
+                starts.append(i - m + 1)
+                length = failure[length - 1]
+            }
+        }
+        return starts
     }
 
     /// Every word or run of joined words close enough to a FIND to be its OCR misreading.
@@ -210,7 +256,11 @@ struct ReplacementMatcher {
         // (with punctuation, say) are matched exactly only.
         let findUnits: [(pair: Int, units: [Int])] = replacementSet.replacements.enumerated().compactMap { index, pair in
             let findWords = pair.find.split(separator: " ", omittingEmptySubsequences: false)
-            guard findWords.allSatisfy({ !$0.isEmpty && $0.allSatisfy(Self.isTokenCharacter) }) else { return nil }
+            // Comparing costs FIND's length times the run's: longer FINDs (only a set built
+            // in code has them) are matched exactly only.
+            guard pair.find.count <= Replacement.maximumLength,
+                findWords.allSatisfy({ !$0.isEmpty && $0.allSatisfy(Self.isTokenCharacter) })
+            else { return nil }
             var units: [Int] = []
             for (number, word) in findWords.enumerated() {
                 if number > 0 { units.append(MatchUnit.findSpace) }
@@ -224,9 +274,20 @@ struct ReplacementMatcher {
                 costPerCharacter: options.strictness.costPerCharacter)
         }
         guard let mostWords = patterns.map(\.wordCount).max() else { return [] }
+        // By number of words and by how a reading may begin, so that a run of words is
+        // compared only with the FINDs of one word more or fewer that could begin as it does:
+        // the work grows with the FINDs that could match, not with all of them.
+        var openings = [[Int: [Int]]](repeating: [:], count: mostWords + 2)
+        for (index, pattern) in patterns.enumerated() {
+            for key in pattern.openingKeys() { openings[pattern.wordCount][key, default: []].append(index) }
+        }
+        var lastSeen = [Int](repeating: -1, count: patterns.count)
+        var stamp = 0
         var scratch: [Double] = []
         var found: [Candidate] = []
         for first in tokens.indices {
+            guard let opening = words[first].first else { continue }
+            let keys = table.openingKeys(of: opening, caseSensitive: options.caseSensitive)
             var units: [Int] = []
             var glyphCount = 0
             for last in first..<min(tokens.count, first + mostWords + 1) {
@@ -237,17 +298,24 @@ struct ReplacementMatcher {
                 units += words[last]
                 glyphCount += words[last].count
                 let wordCount = last - first + 1
-                for pattern in patterns where wordCount >= pattern.wordCount - 1 && wordCount <= pattern.wordCount + 1 {
-                    // Each glyph more or less costs at least one confusion (two glyphs read as one).
-                    guard Double(abs(glyphCount - pattern.glyphCount)) * OCRWordPattern.confusionCost <= pattern.budget,
-                        pattern.mayMatch(first: units[0], last: units[units.count - 1])
-                    else { continue }
-                    let cost = pattern.cost(of: units, scratch: &scratch)
-                    guard cost.isFinite else { continue }
-                    found.append(
-                        Candidate(
-                            start: tokens[first].lowerBound, end: tokens[last].upperBound, pair: pattern.pair,
-                            cost: cost, kind: .ocrTolerant))
+                stamp += 1
+                for count in max(1, wordCount - 1)...min(mostWords, wordCount + 1) where !openings[count].isEmpty {
+                    for key in keys {
+                        for index in openings[count][key] ?? [] where lastSeen[index] != stamp {
+                            lastSeen[index] = stamp
+                            let pattern = patterns[index]
+                            // Each glyph more or less costs at least one confusion (two glyphs read as one).
+                            guard Double(abs(glyphCount - pattern.glyphCount)) * OCRWordPattern.confusionCost <= pattern.budget,
+                                pattern.mayMatch(first: units[0], last: units[units.count - 1])
+                            else { continue }
+                            let cost = pattern.cost(of: units, scratch: &scratch)
+                            guard cost.isFinite else { continue }
+                            found.append(
+                                Candidate(
+                                    start: tokens[first].lowerBound, end: tokens[last].upperBound, pair: pattern.pair,
+                                    cost: cost, kind: .ocrTolerant))
+                        }
+                    }
                 }
             }
         }
@@ -270,10 +338,12 @@ struct ReplacementMatcher {
             if a.end != b.end { return a.end > b.end }
             return a.pair < b.pair
         }
-        var taken = [Bool](repeating: false, count: length)
+        // Whether a candidate overlaps one already chosen is a count of taken characters in
+        // its range: a Fenwick tree answers it in log(length) steps, however long the range.
+        var taken = TakenCharacters(count: length)
         var chosen: [Candidate] = []
-        for candidate in ordered where !taken[candidate.start..<candidate.end].contains(true) {
-            for index in candidate.start..<candidate.end { taken[index] = true }
+        for candidate in ordered where !taken.any(in: candidate.start..<candidate.end) {
+            taken.take(candidate.start..<candidate.end)
             chosen.append(candidate)
         }
         return chosen.sorted { $0.start < $1.start }
@@ -305,6 +375,9 @@ struct ReplacementMatcher {
     /// by edit distance, ignoring case, when at most about a third of its characters differ.
     /// `caselessText` is the text's `CodedText.caseless` numbers.
     private func closestWord(to index: Int, caselessText: [Int], positions: TextPositions) -> UnmatchedFind.Suggestion? {
+        // An edit distance costs the product of both lengths: no suggestion for FINDs longer
+        // than those taken from outside.
+        guard findCodes[index].count <= Replacement.maximumLength else { return nil }
         let target = findCodes[index].map { text.caseless[$0] }
         let wordCount = replacementSet.replacements[index].find.split(separator: " ").count
         guard wordCount > 0 else { return nil }  // a FIND of spaces only has no word to suggest
@@ -333,6 +406,44 @@ struct ReplacementMatcher {
         return UnmatchedFind.Suggestion(
             word: String(characters[best.range]), line: positions.line(at: best.range.lowerBound),
             column: positions.column(at: best.range.lowerBound))
+    }
+}
+
+/// Which characters of a text are already replaced, as a Fenwick (binary indexed) tree of
+/// counts: marking a character and counting the marked ones in a range each take
+/// log(count) steps.
+private struct TakenCharacters {
+    private var tree: [Int]
+
+    init(count: Int) {
+        tree = [Int](repeating: 0, count: count + 1)
+    }
+
+    /// Marked characters before `end`.
+    private func marked(before end: Int) -> Int {
+        var total = 0
+        var index = end
+        while index > 0 {
+            total += tree[index]
+            index -= index & -index
+        }
+        return total
+    }
+
+    /// Whether any character of `range` is marked.
+    func any(in range: Range<Int>) -> Bool {
+        marked(before: range.upperBound) > marked(before: range.lowerBound)
+    }
+
+    /// Marks every character of `range` (none of which is marked yet).
+    mutating func take(_ range: Range<Int>) {
+        for position in range {
+            var index = position + 1
+            while index < tree.count {
+                tree[index] += 1
+                index += index & -index
+            }
+        }
     }
 }
 

@@ -30,8 +30,41 @@ public struct ReplacementSet: Sendable, Equatable, Codable {
     /// The most pairs the command line and `ReplacementsFile` accept. Applying a set costs
     /// time in proportion to pairs × words of the text (measured: about 0.1 ms a pair on the
     /// 60-line "Lenore"; see BENCHMARKS.md), so 10 000 pairs take about a second. A set
-    /// built in code may be larger; it is then just slower.
+    /// built in code may be larger; it is then just slower (see `maximumTotalLength` for how
+    /// the work grows).
     public static let maximumPairs = 10_000
+
+    /// The most characters (Unicode scalars) all FINDs and REPLACEs of a set may hold
+    /// together when they come from outside. Each FIND is also at most
+    /// `Replacement.maximumLength` long.
+    ///
+    /// What applying a set costs, whatever it holds: the exact search looks for each FIND
+    /// in time proportional to the text's length plus FIND's (Knuth–Morris–Pratt); the
+    /// OCR-tolerant comparison looks at each run of words only with the FINDs of about as
+    /// many words and letters, each comparison at most (FIND's length + 1) × (the run's
+    /// length + 1) steps in three rows of scratch memory; nothing is kept per pair of FIND
+    /// letter and text letter. Memory grows with the text plus the pairs, never their
+    /// product. A FIND longer than `Replacement.maximumLength` (only a set built in code can
+    /// hold one) is matched exactly only, and gets no closest-word suggestion, so no
+    /// comparison costs more than 257 × (the run's length + 1) steps.
+    public static let maximumTotalLength = 100_000
+
+    /// Why `pairs` are more than a set takes from outside (`maximumPairs`, `maximumTotalLength`,
+    /// `Replacement.maximumLength`), in one line, or nil when they are not.
+    public static func sizeProblem(_ pairs: [Replacement]) -> String? {
+        guard pairs.count <= maximumPairs else {
+            return "\(pairs.count) replacement pairs were given; at most \(maximumPairs) are taken"
+        }
+        var total = 0
+        for pair in pairs {
+            if let problem = pair.lengthProblem { return problem }
+            total += pair.find.unicodeScalars.count + pair.replacement.unicodeScalars.count
+        }
+        guard total <= maximumTotalLength else {
+            return "the replacement pairs hold \(total) characters in all; at most \(maximumTotalLength) are taken"
+        }
+        return nil
+    }
 
     /// Whether the set has no pairs (and so leaves every text as it is).
     public var isEmpty: Bool { replacements.isEmpty }

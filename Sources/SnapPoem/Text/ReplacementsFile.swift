@@ -18,7 +18,9 @@ import Foundation
 ///   contain `=` and `#`). Spaces and tabs around FIND and REPLACE are ignored; REPLACE may be
 ///   empty, to remove FIND.
 /// - A FIND may appear once only.
-/// - At most `ReplacementSet.maximumPairs` (10 000) pairs.
+/// - At most `ReplacementSet.maximumPairs` (10 000) pairs; FIND and REPLACE at most
+///   `Replacement.maximumLength` (256) characters each, and all of them together at most
+///   `ReplacementSet.maximumTotalLength` (100 000).
 public enum ReplacementsFile {
     /// The version this build reads and writes.
     public static let version = 1
@@ -35,6 +37,14 @@ public enum ReplacementsFile {
     /// - Throws: `SnapPoemError.fileNotFound`, `.unreadableFile`, `.notARegularFile`, or
     ///   `.invalidReplacementsFile` naming the line and what is wrong with it.
     public static func load(path: String) throws(SnapPoemError) -> [Replacement] {
+        try read(path: path).replacements
+    }
+
+    /// Reads and parses the file at `path`, as `load(path:)` does, and gives the bytes read
+    /// too: for a digest of exactly what was read, with no second read that could differ.
+    ///
+    /// - Throws: as `load(path:)`.
+    public static func read(path: String) throws(SnapPoemError) -> (replacements: [Replacement], contents: Data) {
         let data: Data
         do throws(SnapPoemError) {
             data = try InputFile.read(path == "-" ? "./-" : path, limit: maximumSize)
@@ -50,7 +60,7 @@ public enum ReplacementsFile {
             let bad = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil } ?? 0
             throw .invalidReplacementsFile(path: path, line: bad + 1, reason: "not UTF-8 text")
         }
-        return try parse(contents, path: path)
+        return (try parse(contents, path: path), data)
     }
 
     /// Parses a file's contents; `path` names it in errors.
@@ -71,6 +81,7 @@ public enum ReplacementsFile {
         }
         var replacements: [Replacement] = []
         var firstLine: [String: Int] = [:]
+        var total = 0
         for (offset, rawLine) in lines.enumerated().dropFirst() {
             let number = offset + 1
             let line = rawLine.trimmingSpaces
@@ -95,7 +106,18 @@ public enum ReplacementsFile {
                         path: path, line: number,
                         reason: "more than \(ReplacementSet.maximumPairs) pairs; snap-poem takes at most \(ReplacementSet.maximumPairs)")
                 }
-                replacements.append(Replacement(find: find, replaceWith: pair.replacement.trimmingSpaces))
+                let replacement = Replacement(find: find, replaceWith: pair.replacement.trimmingSpaces)
+                if let problem = replacement.lengthProblem {
+                    throw .invalidReplacementsFile(path: path, line: number, reason: problem)
+                }
+                total += find.unicodeScalars.count + replacement.replacement.unicodeScalars.count
+                guard total <= ReplacementSet.maximumTotalLength else {
+                    throw .invalidReplacementsFile(
+                        path: path, line: number,
+                        reason: "the pairs up to this line hold \(total) characters; at most \(ReplacementSet.maximumTotalLength) are taken"
+                    )
+                }
+                replacements.append(replacement)
             }
         }
         return replacements

@@ -20,8 +20,13 @@ public struct UnmatchedFind: Sendable, Equatable, Codable {
     /// The FIND that was not found.
     public var find: String
     /// The closest word, when one is close: at most about a third of its letters differ
-    /// (ignoring case), e.g. two for "Lenore".
+    /// (ignoring case), e.g. two for "Lenore". Looked for for the first
+    /// `maximumSuggestions` unmatched FINDs of a set only; later ones have none.
     public var closest: Suggestion?
+
+    /// How many unmatched FINDs of one application get a closest word: each search reads
+    /// the whole text.
+    public static let maximumSuggestions = 100
 
     /// Creates a record of a FIND that matched nothing.
     public init(find: String, closest: Suggestion?) {

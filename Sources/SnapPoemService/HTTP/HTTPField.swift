@@ -1,3 +1,5 @@
+import Foundation
+
 /// One name and value: a header, a query parameter or a form field.
 public struct HTTPField: Sendable, Equatable {
     /// The name as received (header names are compared without regard to case).
@@ -17,23 +19,28 @@ public struct FormPart: Sendable, Equatable {
     /// The field's name, e.g. `image` or `replace`.
     public var name: String
     /// The field's bytes (a file's content, or a text field's UTF-8).
-    public var data: [UInt8]
+    public var data: Data
     /// The file name the browser sent, for file fields.
     public var filename: String?
     /// The part's own `Content-Type`, when it had one.
     public var contentType: String?
 
-    /// Creates a part.
-    public init(name: String, data: [UInt8], filename: String? = nil, contentType: String? = nil) {
+    /// Creates a part holding `bytes` (not copied).
+    public init(name: String, bytes: Data, filename: String? = nil, contentType: String? = nil) {
         self.name = name
-        self.data = data
+        self.data = bytes
         self.filename = filename
         self.contentType = contentType
     }
 
+    /// Creates a part from an array of bytes.
+    public init(name: String, data: [UInt8], filename: String? = nil, contentType: String? = nil) {
+        self.init(name: name, bytes: Data(data), filename: filename, contentType: contentType)
+    }
+
     /// A text field.
     public init(name: String, text: String) {
-        self.init(name: name, data: Array(text.utf8))
+        self.init(name: name, bytes: Data(text.utf8))
     }
 
     /// The value as text, when it is UTF-8.

@@ -53,6 +53,22 @@ public struct HTTPRequest: Sendable {
             method: method, path: path.removingPercentEncoding ?? path, query: query, headers: headers, body: body, form: form)
     }
 
+    /// The fields of an `application/x-www-form-urlencoded` body, in order: `+` is a space,
+    /// percent escapes are UTF-8 bytes; a name without `=` has an empty value. Nil when the
+    /// body or an escape is not UTF-8.
+    static func formFields(urlEncoded body: Data) -> [HTTPField]? {
+        guard let text = String(validating: body, as: UTF8.self) else { return nil }
+        var fields: [HTTPField] = []
+        for pair in text.split(separator: "&") where !pair.isEmpty {
+            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = halves[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                let value = (halves.count > 1 ? halves[1] : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            else { return nil }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        return fields
+    }
+
     /// The first value of a header, compared without regard to case.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value

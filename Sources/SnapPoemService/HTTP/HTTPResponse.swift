@@ -10,6 +10,13 @@ public struct HTTPResponse: Sendable, Equatable {
     /// The body.
     public var body: Data
 
+    /// The most bytes of headers an answer carries (names, values and separators): the
+    /// service's own headers stay far below it, and lists from a request (the FINDs that
+    /// matched nothing) are cut to fit. The server builds headers in libmicrohttpd's
+    /// per-connection memory (`ServerConfiguration.connectionMemoryBytes`), where headers
+    /// that do not fit would leave the client without any answer.
+    public static let maximumHeaderBytes = 16 << 10
+
     /// Creates a response.
     public init(status: Int, headers: [HTTPField] = [], body: Data = Data()) {
         self.status = status

@@ -13,7 +13,9 @@ final class TinyFileSystem {
         getuid() == 0 ? nil : "not root, so no tmpfs can be mounted to fill"
     }
 
-    init() throws {
+    /// Mounts and fills it, then frees `freeBytes` again (whole pages), so that exactly that
+    /// much more can be written.
+    init(freeBytes: Int = 0) throws {
         folder = try Fixtures.temporaryFolder()
         let result = Self.tool("/bin/mount", ["-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", folder.path])
         guard result == 0 else {
@@ -25,12 +27,21 @@ final class TinyFileSystem {
         let filler = open(folder.appendingPathComponent("filler").path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         let block = [UInt8](repeating: 0x55, count: 4096)
         while filler >= 0, block.withUnsafeBytes({ write(filler, $0.baseAddress, $0.count) }) > 0 {}
+        if filler >= 0, freeBytes > 0 {
+            var status = stat()
+            if fstat(filler, &status) == 0 { _ = ftruncate(filler, max(0, status.st_size - off_t(freeBytes))) }
+        }
         if filler >= 0 { close(filler) }
     }
 
     /// A path in the full file system; creating it works (tmpfs has inodes left), writing
     /// any byte to it fails.
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// Removes the filler: the file system has room again.
+    func makeRoom() {
+        unlink(folder.appendingPathComponent("filler").path)
+    }
 
     deinit {
         if mounted { Self.tool("/bin/umount", [folder.path]) }

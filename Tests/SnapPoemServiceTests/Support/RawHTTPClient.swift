@@ -39,18 +39,19 @@ enum RawHTTPClient {
 
     /// `POST target` with `body`.
     static func post(
-        port: UInt16, _ target: String, contentType: String?, body: Data, extraHeaders: [String] = [], timeout: Int = 300
+        port: UInt16, _ target: String, contentType: String?, body: Data, extraHeaders: [String] = [], timeout: Int = 300,
+        from source: String? = nil
     ) async throws -> WireResponse {
         var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
         if let contentType { head += "Content-Type: \(contentType)\r\n" }
         for line in extraHeaders { head += line + "\r\n" }
-        return try await exchange(port: port, request: Data((head + "\r\n").utf8) + body, timeout: timeout)
+        return try await exchange(port: port, request: Data((head + "\r\n").utf8) + body, timeout: timeout, from: source)
     }
 
     /// Sends `request` whole, then reads the answer until the server closes.
-    static func exchange(port: UInt16, request: Data, timeout: Int = 300) async throws -> WireResponse {
+    static func exchange(port: UInt16, request: Data, timeout: Int = 300, from source: String? = nil) async throws -> WireResponse {
         try await onThread {
-            let socket = try connect(port: port, timeout: timeout)
+            let socket = try connect(port: port, timeout: timeout, from: source)
             defer { close(socket) }
             try send(request, on: socket)
             return try parse(try readToEnd(socket))
@@ -70,10 +71,25 @@ enum RawHTTPClient {
         }
     }
 
-    /// A connected socket to 127.0.0.1:`port` with send and receive timeouts.
-    static func connect(port: UInt16, timeout: Int) throws -> Int32 {
+    /// A connected socket to 127.0.0.1:`port` with send and receive timeouts; from
+    /// `source` (another loopback address, such as 127.0.0.2, to stand for another client)
+    /// when given.
+    static func connect(port: UInt16, timeout: Int, from source: String? = nil) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure.connect(String(cString: strerror(errno))) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(socket)
+                throw Failure.connect("bind \(source): \(reason)")
+            }
+        }
         var limit = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))

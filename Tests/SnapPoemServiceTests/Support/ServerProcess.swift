@@ -38,6 +38,23 @@ final class ServerProcess: Sendable {
     /// Whether the process is still running.
     var isRunning: Bool { process.isRunning }
 
+    /// The server's resident memory now and at its peak (VmRSS, VmHWM), in bytes.
+    var memory: (resident: Int, peak: Int) {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Int {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        return (field("VmRSS"), field("VmHWM"))
+    }
+
+    /// Stops reading the server's standard error (as a paused pager would): once the pipe is
+    /// full, its writes would block.
+    func pauseLog() { errorText.paused.withLock { $0 = true } }
+
+    /// Reads the server's standard error again.
+    func resumeLog() { errorText.paused.withLock { $0 = false } }
+
     /// Starts `snap-poem serve --port 0 ARGUMENTS…` (with `--timeout 600` unless ARGUMENTS
     /// set one) and waits until it listens.
     static func start(_ arguments: [String]) async throws -> ServerProcess {
@@ -56,6 +73,7 @@ final class ServerProcess: Sendable {
         let collector = errorText
         Thread.detachNewThread {
             while true {
+                while collector.paused.withLock({ $0 }) { usleep(10_000) }
                 let chunk = reader.availableData
                 if chunk.isEmpty { return }
                 collector.append(String(decoding: chunk, as: UTF8.self))
@@ -135,6 +153,8 @@ final class ServerProcess: Sendable {
 /// Text collected from another thread.
 final class TextBuffer: Sendable {
     private let storage = Mutex("")
+    /// Whether the reader should stop reading for now.
+    let paused = Mutex(false)
 
     var text: String { storage.withLock { $0 } }
 

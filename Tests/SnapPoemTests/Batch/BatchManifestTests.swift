@@ -30,21 +30,25 @@ struct BatchManifestTests {
         var data = Self.entry("a.png", .cancelled).line + Self.entry("b.png", .ok).line
         data += Self.entry("a.png", .ok).line.prefix(30)
         try data.write(to: URL(fileURLWithPath: path))
-        let torn = BatchManifest.read(fileAt: path)
-        #expect(torn.entries.map(\.input) == ["a.png", "b.png"])
+        let output = try OutputFolder(creatingAt: folder.path)
+        let torn = try BatchManifest.read("manifest.jsonl", in: output)
+        #expect(torn.compacted.map(\.input) == ["a.png", "b.png"])
         #expect(torn.unreadableLines == 1)
 
-        let writer = try ManifestWriter(path: path)
+        let writer = try ManifestWriter("manifest.jsonl", in: output)
         try writer.append(Self.entry("a.png", .ok))
         writer.close()
-        let appended = BatchManifest.read(fileAt: path)
-        #expect(appended.entries.map(\.status) == [.cancelled, .ok, .ok])
+        // Every line as written: the torn one ended, and the new entry on a line of its own.
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let statuses = lines.compactMap { try? JSONDecoder().decode(ManifestEntry.self, from: Data($0.utf8)).status }
+        #expect(statuses == [.cancelled, .ok, .ok])
+        let appended = try BatchManifest.read("manifest.jsonl", in: output)
         #expect(appended.latest["a.png"]?.status == .ok)
 
-        try BatchManifest.compact(fileAt: path)
-        let compacted = BatchManifest.read(fileAt: path)
-        #expect(compacted.entries.map(\.input) == ["a.png", "b.png"])
-        #expect(compacted.entries.map(\.status) == [.ok, .ok])
+        try BatchManifest.compact("manifest.jsonl", in: output)
+        let compacted = try BatchManifest.read("manifest.jsonl", in: output)
+        #expect(compacted.compacted.map(\.input) == ["a.png", "b.png"])
+        #expect(compacted.compacted.map(\.status) == [.ok, .ok])
         #expect(compacted.unreadableLines == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["manifest.jsonl"])
     }

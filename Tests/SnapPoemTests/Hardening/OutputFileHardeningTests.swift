@@ -65,10 +65,10 @@ struct OutputFileHardeningTests {
         let other = folder.appendingPathComponent("poem.txt").path
         try Data("half".utf8).write(to: URL(fileURLWithPath: temporary))
         try Data("done".utf8).write(to: URL(fileURLWithPath: other))
-        OutputFile.unfinished.withLock { _ = $0.insert(temporary) }
-        defer { OutputFile.unfinished.withLock { _ = $0.remove(temporary) } }
-        // Only this test's folder: the other tests' writes in progress are registered too.
-        OutputFile.removeUnfinishedFiles(where: { $0.hasPrefix(folder.path) })
+        // The registry is this run's own, so nothing else's writes are in it.
+        let unfinished = UnfinishedFiles()
+        unfinished.insert(temporary)
+        unfinished.removeAll()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["poem.txt"])
     }
 
@@ -77,8 +77,9 @@ struct OutputFileHardeningTests {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("poem.txt").path
-        try OutputFile.write(Data("poem\n".utf8), to: path)
-        #expect(OutputFile.unfinished.withLock { $0.filter { $0.hasPrefix(folder.path) } }.isEmpty)
+        let unfinished = UnfinishedFiles()
+        try OutputFile.write(Data("poem\n".utf8), to: path, unfinished: unfinished)
+        #expect(unfinished.current.isEmpty)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0
         #expect(mode & 0o600 == 0o600 && mode & 0o022 == 0)

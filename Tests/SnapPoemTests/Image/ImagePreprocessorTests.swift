@@ -76,7 +76,7 @@ struct ImagePreprocessorTests {
         let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-uneven-light.jpg"))
         func paperLevels(_ image: PoemImage) throws -> (left: Double, right: Double) {
             let gray = try ImagePreprocessor.grayscale(image)
-            let bytes = gray.pix.grayBytes(), width = gray.width
+            let bytes = try gray.pix.grayBytes(), width = gray.width
             func brightest(_ columns: Range<Int>) -> Double {
                 var values: [UInt8] = []
                 for (index, value) in bytes.enumerated() where columns.contains(index % width) { values.append(value) }

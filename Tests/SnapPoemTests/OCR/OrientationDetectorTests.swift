@@ -33,17 +33,18 @@ struct OrientationDetectorTests {
         #expect(found.script == "Latin")
     }
 
-    @Test("The preprocessing pipeline with a detector turns the page and re-measures its tilt")
+    @Test("The pipeline turns a page that reads badly and re-measures its tilt; an upright one is kept")
     func pipelineWithDetector() async throws {
-        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-rotated-180.png"))
-        let detector = try await Self.detector.value
-        let prepared = try await ImagePreprocessor.process(image, options: PreprocessingOptions(), orientation: detector)
-        #expect(prepared.report.rotation == 180)
-        #expect(prepared.report.skew.map { abs($0.angle) < 0.3 } == true)
-        let (upright, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-clean.png"))
-        let kept = try await ImagePreprocessor.process(upright, options: PreprocessingOptions(), orientation: detector)
-        #expect(kept.report.rotation == 0)
-        #expect(kept.report.orientationConfidence != nil)
+        // The one orientation policy: the scanner asks OSD when a first reading is doubtful.
+        let scanner = try await SharedScanner.get()
+        let turned = try await scanner.scan(fileAt: Fixtures.sample("photo-rotated-180.png"))
+        #expect(turned.preprocessingReport.rotation == 180)
+        #expect(turned.preprocessingReport.skew.map { abs($0.angle) < 0.3 } == true)
+        let kept = try await scanner.scan(fileAt: Fixtures.sample("photo-clean.png"))
+        #expect(kept.preprocessingReport.rotation == 0)
+        // Asked about the upright page, the detector answers with a confidence, and no turn.
+        let found = try #require(try await Self.detector.value.detect(try Self.stage("photo-clean.png")))
+        #expect(!OrientationDetector.shouldRotate(found), "\(found)")
     }
 
     @Test("A tessdata folder without osd.traineddata is a clear error")

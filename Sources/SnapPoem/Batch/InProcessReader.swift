@@ -1,0 +1,48 @@
+/// Reads a batch's jobs in this process, one after another with one engine: how the command
+/// line reads a single image, as a batch of one. Each image goes through `ImageReader`, as
+/// in a worker process, so the outcome is the same; what differs is the isolation (a crash
+/// in a C library ends this process), that recognition progress can be reported, and that
+/// no content hash is taken (there is no manifest to keep it).
+public struct InProcessReader: BatchReader {
+    /// The scan and what to make of each poem, as a worker would be told.
+    public var configuration: WorkerConfiguration
+    /// Recognition progress of the job being read, 0–100, from another thread.
+    public var progress: (@Sendable (BatchJob, Int) -> Void)?
+
+    /// Creates a reader.
+    public init(configuration: WorkerConfiguration, progress: (@Sendable (BatchJob, Int) -> Void)? = nil) {
+        self.configuration = configuration
+        self.progress = progress
+    }
+
+    /// Starts the engine, then reads each job in turn (`BatchReader.read(_:onStart:onOutcome:)`).
+    /// Cancelling the task stops the image being read (its outcome is `cancelled`) and
+    /// returns the jobs not started.
+    ///
+    /// - Throws: `BatchStartFailure` when the engine cannot start (category `.engine`, or
+    ///   `.usage` for an option value the engine refused).
+    public func read(
+        _ jobs: [BatchJob], onStart: @escaping @Sendable (BatchJob) -> Void = { _ in },
+        onOutcome: @escaping @Sendable (BatchJob, ImageOutcome) async -> Void
+    ) async throws(BatchStartFailure) -> [BatchJob] {
+        guard !jobs.isEmpty else { return [] }
+        let scanner: PoemScanner
+        do throws(SnapPoemError) {
+            scanner = try await PoemScanner(configuration: configuration.scan)
+        } catch {
+            var failure = Diagnostic(error)
+            failure.category = error.category == .usage ? .usage : .engine
+            throw BatchStartFailure(failure)
+        }
+        // No manifest is kept for what this process reads, so no content hash is needed.
+        let reader = ImageReader(scanner: scanner, request: configuration.export, hashesContents: false)
+        for (position, job) in jobs.enumerated() {
+            if Task.isCancelled { return Array(jobs[position...]) }
+            onStart(job)
+            var report: (@Sendable (Int) -> Void)?
+            if let progress { report = { percent in progress(job, percent) } }
+            await onOutcome(job, await reader.read(job, progress: report))
+        }
+        return []
+    }
+}

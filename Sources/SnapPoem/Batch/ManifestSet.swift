@@ -1,0 +1,59 @@
+/// Every manifest of an output folder, merged: for each input, the line that says what is
+/// on disk for it now, and which manifests mention it. One rule for every reader: a rerun
+/// deciding what to read again (`ResumePlan`) and `--check-manifests` alike.
+///
+/// The rule: in each file the input's current line (`BatchManifest`); `cancelled` lines say
+/// nothing about the output and are left out; across files the latest by `finishedAt`, and
+/// on a tie the run's own manifest, else the first file by name.
+public struct ManifestSet: Sendable {
+    /// What the manifests say about one input.
+    public struct Record: Sendable, Equatable {
+        /// The line that counts.
+        public var entry: ManifestEntry
+        /// The manifest it is in.
+        public var file: String
+        /// Every manifest that has a line (other than `cancelled`) for the input, sorted.
+        public var files: [String]
+    }
+
+    /// The manifest files read, sorted by name.
+    public var files: [String]
+    /// Lines no manifest could read, in all.
+    public var unreadableLines: Int
+    private var records: [String: Record]
+
+    /// Reads every manifest of `folder`.
+    ///
+    /// - Parameter own: the manifest this run writes, preferred on a tie.
+    /// - Throws: `SnapPoemError.unreadableFile` for a manifest that is a link, a special file
+    ///   or over `BatchManifest.maximumBytes`.
+    public init(reading folder: OutputFolder, own: String? = nil) throws(SnapPoemError) {
+        files = BatchManifest.files(in: folder)
+        unreadableLines = 0
+        records = [:]
+        for file in files {
+            let contents = try BatchManifest.read(file, in: folder)
+            unreadableLines += contents.unreadableLines
+            for entry in contents.compacted where entry.status != .cancelled {
+                guard var record = records[entry.input] else {
+                    records[entry.input] = Record(entry: entry, file: file, files: [file])
+                    continue
+                }
+                record.files.append(file)
+                if entry.finishedAt > record.entry.finishedAt || (entry.finishedAt == record.entry.finishedAt && file == own) {
+                    record.entry = entry
+                    record.file = file
+                }
+                records[entry.input] = record
+            }
+        }
+    }
+
+    /// What the manifests say about the input `relativePath`; nil when none mentions it.
+    public func record(for relativePath: String) -> Record? {
+        records[relativePath]
+    }
+
+    /// Every input some manifest mentions.
+    public var inputs: Set<String> { Set(records.keys) }
+}

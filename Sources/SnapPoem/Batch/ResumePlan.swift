@@ -1,0 +1,96 @@
+import Foundation
+
+/// Which inputs of a batch with an output folder are read, decided for every input before
+/// any image is read (`ResumeDecision`, against what the folder's manifests say,
+/// `ManifestSet`), with what the run says and records about the others.
+public struct ResumePlan: Sendable {
+    /// The jobs to read, in input order.
+    public var toRead: [BatchJob] = []
+    /// The indices of jobs whose existing output may be replaced.
+    public var overwrites: Set<Int> = []
+    /// Lines to append to this run's manifest now: inputs skipped, outputs refused.
+    public var entries: [ManifestEntry] = []
+    /// What to tell a person, in input order.
+    public var diagnostics: [Diagnostic] = []
+    /// Inputs not read because they were done before.
+    public var skipped = 0
+    /// Inputs that failed before and are not read again, and outputs in the way.
+    public var failed = 0
+
+    /// Decides for each of `jobs`.
+    ///
+    /// - Parameters:
+    ///   - jobs: the run's inputs, in order.
+    ///   - folder: the output folder.
+    ///   - layout: how outputs are named in it.
+    ///   - manifests: what the folder's manifests say.
+    ///   - optionsHash: this run's options hash (`ManifestEntry.optionsHash`).
+    ///   - policy: `--force`, `--retry-failed`.
+    ///   - protected: the run's inputs, which no output may replace.
+    public init(
+        jobs: [BatchJob], folder: OutputFolder, layout: OutputLayout, manifests: ManifestSet, optionsHash: String,
+        policy: ResumeDecision.Policy, protecting protected: ProtectedFiles
+    ) {
+        for job in jobs {
+            let relative = layout.relativePath(for: job.input)
+            let shown = folder.shownPath(relative)
+            let exists: Bool
+            do throws(SnapPoemError) {
+                exists = try folder.hasFile(at: relative)
+                if exists, folder.holds(protected, at: relative) {
+                    throw .outputNotWritten(path: shown, reason: "it is an input image; snap-poem never overwrites its inputs")
+                }
+            } catch {
+                refuse(job, error, relative: relative, optionsHash: optionsHash)
+                continue
+            }
+            let earlier = manifests.record(for: job.input.relativePath)?.entry
+            let decision = ResumeDecision.decide(
+                previous: earlier,
+                contentHash: {
+                    if let contents = job.contents { return ContentHash.of(contents) }
+                    return (try? job.input.readContents()).map(ContentHash.of)
+                },
+                optionsHash: optionsHash, output: relative,
+                outputHash: { exists ? (try? folder.read(relative, limit: 1 << 32)).map(ContentHash.of) : nil }, policy: policy)
+            switch decision {
+            case .read(let overwrite):
+                toRead.append(job)
+                if overwrite { overwrites.insert(job.index) }
+            case .skip(var entry):
+                entry.status = .skipped
+                entry.path = job.input.path
+                entry.error = nil
+                entry.timings = nil
+                entry.finishedAt = ManifestEntry.timestamp(Date())
+                entries.append(entry)
+                skipped += 1
+                if earlier?.status == .timedOut {
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "skipped; its text was cut short by --timeout before (--retry-failed reads it again)",
+                            subject: job.input.path, category: .timeLimit))
+                }
+                diagnostics.append(Diagnostic(.remark, "skipped (done before) → \(shown)", subject: job.input.path))
+            case .failedBefore(let entry):
+                diagnostics.append(
+                    Diagnostic(
+                        .error, "\(entry.error ?? "\(job.input.path): failed") (failed before; not read again without --retry-failed)",
+                        category: .input))
+                failed += 1
+            case .outputInTheWay:
+                refuse(job, .outputNotWritten(path: shown, reason: OutputFile.existsReason), relative: relative, optionsHash: optionsHash)
+            }
+        }
+    }
+
+    /// An output that cannot be written whatever the image holds: refused before reading.
+    private mutating func refuse(_ job: BatchJob, _ error: SnapPoemError, relative: String, optionsHash: String) {
+        diagnostics.append(Diagnostic(error))
+        entries.append(
+            ManifestEntry(
+                input: job.input.relativePath, path: job.input.path, contentHash: nil, optionsHash: optionsHash, status: .failed,
+                error: error.description, failure: .output, output: relative))
+        failed += 1
+    }
+}
