@@ -25,7 +25,9 @@ public struct ImageReader: Sendable {
 
     /// Reads `job`.
     ///
-    /// - Parameter progress: recognition progress, 0–100, from another thread.
+    /// - Parameters:
+    ///   - job: the image to read and where its outcome goes.
+    ///   - progress: recognition progress, 0–100, from another thread.
     public func read(_ job: BatchJob, progress: (@Sendable (Int) -> Void)? = nil) async -> ImageOutcome {
         let clock = ContinuousClock()
         let start = clock.now

@@ -24,7 +24,9 @@ public struct ManifestSet: Sendable {
 
     /// Reads every manifest of `folder`.
     ///
-    /// - Parameter own: the manifest this run writes, preferred on a tie.
+    /// - Parameters:
+    ///   - folder: the output folder whose manifests are read.
+    ///   - own: the manifest this run writes, preferred on a tie.
     /// - Throws: `SnapPoemError.unreadableFile` for a manifest that is a link, a special file
     ///   or over `BatchManifest.maximumBytes`.
     public init(reading folder: OutputFolder, own: String? = nil) throws(SnapPoemError) {

@@ -36,7 +36,9 @@ extension ExportRequest {
     /// (category `.timeLimit`). An image or document that cannot be made is an error of
     /// category `.output`, and nothing after it is made.
     ///
-    /// - Parameter stamp: the Date and Message-ID of an e-mail draft.
+    /// - Parameters:
+    ///   - poem: the scanned and personalised poem.
+    ///   - stamp: the Date and Message-ID of an e-mail draft.
     public func render(_ poem: ScannedPoem, stamp: DraftStamp) -> RenderedPoem {
         let name = poem.source == "-" ? "<stdin>" : poem.source
         var rendered = RenderedPoem(

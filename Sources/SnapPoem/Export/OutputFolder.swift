@@ -48,6 +48,8 @@ public final class OutputFolder: Sendable {
     /// Writes `data` to `relative` (`sub/a.txt`), creating the subfolders it names.
     ///
     /// - Parameters:
+    ///   - data: the bytes to write.
+    ///   - relative: the path inside the folder.
     ///   - overwrite: whether an existing regular file of that name may be replaced.
     ///   - protected: files never to be replaced (the run's inputs).
     ///   - unfinished: where the temporary file is registered while it is written.
