@@ -15,7 +15,7 @@ struct MemoryPlanTests {
         #expect(MemoryBudget.parseLimit("-1") == nil)
     }
 
-    @Test("The default plan: two engines, 20 MB uploads and 1 GiB give about 24 megapixels and 128 MB of uploads")
+    @Test("The plan for two workers of one engine each, 20 MB uploads and 1 GiB give about 24 megapixels and 128 MB of uploads")
     func defaults() throws {
         let plan = try MemoryPlan(budget: MemoryBudget(bytes: 1 << 30), workers: 2, maxUploadBytes: 20 << 20)
         #expect(plan.bufferedBodyBytes == 128 << 20)
