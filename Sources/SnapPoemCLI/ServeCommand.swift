@@ -84,7 +84,7 @@ enum ServeCommand {
         let plan: MemoryPlan
         do throws(MemoryPlanError) {
             plan = try MemoryPlan(
-                budget: budget, workers: service.workers, enginesPerWorker: service.enginesPerWorker,
+                budget: budget, workers: service.workers, engineBytesPerWorker: service.engineBytesPerWorker,
                 maxUploadBytes: server.maxUploadBytes)
         } catch {
             diagnostics.usageError(error.message, usage: usage, help: "snap-poem serve --help")

@@ -81,7 +81,7 @@ public struct MemoryBudget: Sendable, Equatable, CustomStringConvertible {
 /// anything is accepted, so that the largest request the limits accept still fits:
 ///
 /// ```
-/// budget ≥ process + workers × engines × engine        (engines a worker may hold)
+/// budget ≥ process + workers × engine memory           (all a worker may load)
 ///        + buffered request bodies                      (arriving or waiting, all connections)
 ///        + workers × (2 × upload + pixels × bytesPerPixel)   (the images being read)
 ///        + a tenth of the budget                         (headroom: allocator, stacks, answers)
@@ -95,8 +95,16 @@ public struct MemoryBudget: Sendable, Equatable, CustomStringConvertible {
 public struct MemoryPlan: Sendable, Equatable {
     /// The process without engines.
     public static let processBytes = 24 << 20
-    /// One loaded `eng+fra` engine with its working memory outside the image.
+    /// One loaded `eng+fra` engine with its working memory outside the image (any other
+    /// language set is counted the same).
     public static let engineBytes = 48 << 20
+    /// One French-only engine (`fra`), which reads French poems when the language is chosen:
+    /// the `eng+fra` figure scaled by the tesseract command's peak resident memory with each
+    /// model (29.7 MB with `fra`, 46.3 MB with `eng+fra`).
+    public static let frenchEngineBytes = 28 << 20
+    /// One orientation detector (Tesseract's `osd` model), loaded on a worker's first
+    /// doubtful page.
+    public static let orientationDetectorBytes = 34 << 20
     /// Peak bytes per pixel while one image is decoded, prepared and recognised.
     public static let bytesPerPixel = 13
     /// The smallest pixel limit worth serving with: a 2-megapixel photo.
@@ -114,11 +122,12 @@ public struct MemoryPlan: Sendable, Equatable {
     public let maxUploadBytes: Int
     /// Recognition workers.
     public let workers: Int
-    /// Engines one worker may hold loaded at once (`PoemService.enginesPerWorker(for:)`).
-    public let enginesPerWorker: Int
+    /// The most memory one worker's engines may hold once loaded
+    /// (`ServiceConfiguration.engineBytesPerWorker`).
+    public let engineBytesPerWorker: Int
 
-    /// Plans `budget` for `workers` workers of `enginesPerWorker` engines each, and uploads
-    /// of at most `maxUploadBytes`.
+    /// Plans `budget` for `workers` workers whose engines hold at most
+    /// `engineBytesPerWorker` each, and uploads of at most `maxUploadBytes`.
     ///
     /// Request bodies get an eighth of the budget, but room for at least two of the largest
     /// upload per worker; the images in work share what is left after the headroom.
@@ -126,16 +135,16 @@ public struct MemoryPlan: Sendable, Equatable {
     /// - Throws: `MemoryPlanError` when the budget cannot hold the engines, the bodies and an
     ///   image of `smallestPixelLimit` per worker.
     public init(
-        budget: MemoryBudget, workers: Int, enginesPerWorker: Int = 1, maxUploadBytes: Int
+        budget: MemoryBudget, workers: Int, engineBytesPerWorker: Int = MemoryPlan.engineBytes, maxUploadBytes: Int
     ) throws(MemoryPlanError) {
         let workers = max(1, workers)
-        let enginesPerWorker = max(1, enginesPerWorker)
+        let engineBytesPerWorker = max(Self.engineBytes, engineBytesPerWorker)
         self.budget = budget
         self.workers = workers
-        self.enginesPerWorker = enginesPerWorker
+        self.engineBytesPerWorker = engineBytesPerWorker
         self.maxUploadBytes = maxUploadBytes
         bufferedBodyBytes = max(budget.bytes / 8, 2 * workers * maxUploadBytes)
-        let fixed = Self.processBytes + workers * enginesPerWorker * Self.engineBytes
+        let fixed = Self.processBytes + workers * engineBytesPerWorker
         let headroom = budget.bytes / 10
         let perWorker = (budget.bytes - fixed - headroom - bufferedBodyBytes) / workers - 2 * maxUploadBytes
         let pixels = perWorker / Self.bytesPerPixel
@@ -144,7 +153,7 @@ public struct MemoryPlan: Sendable, Equatable {
                 fixed + bufferedBodyBytes + workers * (2 * maxUploadBytes + Self.smallestPixelLimit * Self.bytesPerPixel)
             throw MemoryPlanError(
                 message:
-                    "a memory budget of \(budget.bytes >> 20) MB is too small for \(enginesPerWorker == 1 ? "\(workers) engine\(workers == 1 ? "" : "s")" : "\(workers) worker\(workers == 1 ? "" : "s") of \(enginesPerWorker) engines") and uploads of \(maxUploadBytes >> 20) MB; it needs at least \((needed * 10 / 9) >> 20 + 1) MB (--memory-mb, --jobs, --max-upload-mb)"
+                    "a memory budget of \(budget.bytes >> 20) MB is too small for \(workers) engine\(workers == 1 ? "" : "s") and uploads of \(maxUploadBytes >> 20) MB; it needs at least \((needed * 10 / 9) >> 20 + 1) MB (--memory-mb, --jobs, --max-upload-mb)"
             )
         }
         maxPixels = pixels
@@ -152,7 +161,7 @@ public struct MemoryPlan: Sendable, Equatable {
 
     /// The most memory the plan lets the service hold: every piece at its bound.
     public var plannedPeakBytes: Int {
-        Self.processBytes + workers * enginesPerWorker * Self.engineBytes + bufferedBodyBytes
+        Self.processBytes + workers * engineBytesPerWorker + bufferedBodyBytes
             + workers * (2 * maxUploadBytes + maxPixels * Self.bytesPerPixel)
     }
 }

@@ -42,12 +42,13 @@ actor ScanWorker {
             base = scanners.remove(at: index)
         } else {
             // Other languages than the service's are read by one engine, without the language
-            // choice: what the memory plan counts for them (`enginesPerWorker`).
+            // choice, and share the worker's orientation detector: what the memory plan counts
+            // for them (`ServiceConfiguration.engineBytesPerWorker`).
             var engineOnly = ScanConfiguration()
             engineOnly.engine = configuration.engine
             engineOnly.recognitionEngines = 1
             engineOnly.choosesLanguage = false
-            base = try await PoemScanner(configuration: engineOnly)
+            base = try await PoemScanner(configuration: engineOnly, sharingOrientationDetectorWith: scanners.last)
             if scanners.count >= capacity { scanners.removeFirst() }
         }
         scanners.append(base)

@@ -50,11 +50,18 @@ public struct ServiceConfiguration: Sendable {
         return scan
     }
 
-    /// The most Tesseract engines one worker holds: those of `workerScan`, and one for each
-    /// other engine configuration it keeps (`engineSetsPerWorker`; requests for other
-    /// languages are read by one engine, without the language choice). What `MemoryPlan`
-    /// counts.
-    public var enginesPerWorker: Int {
-        workerScan.mostEnginesLoaded + (engineSetsPerWorker - 1)
+    /// The most memory one worker's engines hold once all are loaded: those of `workerScan`
+    /// (`eng+fra` ones, and as many French-only ones when the language is chosen), the
+    /// orientation detector its scanners share, and one engine for each other language set it
+    /// keeps (`engineSetsPerWorker`; requests for other languages are read by one engine,
+    /// without the language choice). What `MemoryPlan` counts.
+    public var engineBytesPerWorker: Int {
+        let scan = workerScan
+        let engines = scan.mostEnginesLoaded
+        let choosesFrench = engines > 1 && scan.choosesLanguage && scan.engine.languages.codes.sorted() == ["eng", "fra"]
+        let reading = choosesFrench ? engines / 2 : engines
+        var bytes = reading * MemoryPlan.engineBytes + (engines - reading) * MemoryPlan.frenchEngineBytes
+        if scan.preprocessing.detectsOrientation { bytes += MemoryPlan.orientationDetectorBytes }
+        return bytes + (engineSetsPerWorker - 1) * MemoryPlan.engineBytes
     }
 }

@@ -42,21 +42,22 @@ struct MemoryPlanTests {
         }
     }
 
-    @Test("The service's engines are counted: one per worker beside others (with French and another language set), two alone; a 12-megapixel phone photo fits the default plan")
+    @Test("The service's engines are counted: beside other workers one eng+fra engine, a French one, the orientation detector and another language set; alone two of each kind; a 12-megapixel phone photo fits the default plan")
     func enginesCounted() throws {
+        let megabyte = 1 << 20
         let side = ServiceConfiguration(workers: 2)
         #expect(side.workerScan.recognitionEngines == 1)
-        #expect(side.enginesPerWorker == 3)  // eng+fra, fra for French poems, one other language set
+        #expect(side.engineBytesPerWorker == (48 + 28 + 34 + 48) * megabyte)
         let alone = ServiceConfiguration(workers: 1)
         #expect(alone.workerScan.recognitionEngines == 2)
-        #expect(alone.enginesPerWorker == 5)  // two eng+fra, two fra, one other language set
+        #expect(alone.engineBytesPerWorker == (2 * 48 + 2 * 28 + 34 + 48) * megabyte)
         let plan = try MemoryPlan(
-            budget: MemoryBudget(bytes: 1 << 30), workers: 2, enginesPerWorker: side.enginesPerWorker, maxUploadBytes: 20 << 20)
+            budget: MemoryBudget(bytes: 1 << 30), workers: 2, engineBytesPerWorker: side.engineBytesPerWorker,
+            maxUploadBytes: 20 << 20)
         #expect(plan.maxPixels >= 4032 * 3024, "\(plan.maxPixels)")
         #expect(plan.plannedPeakBytes + (1 << 30) / 10 <= 1 << 30)
-        let counted = try MemoryPlan(
-            budget: MemoryBudget(bytes: 1 << 30), workers: 2, enginesPerWorker: 5, maxUploadBytes: 20 << 20)
-        #expect(counted.maxPixels < plan.maxPixels)
+        let one = try MemoryPlan(budget: MemoryBudget(bytes: 1 << 30), workers: 2, maxUploadBytes: 20 << 20)
+        #expect(plan.maxPixels < one.maxPixels)
     }
 
     @Test("Unmatched FINDs in a header: ASCII, percent-encoded, cut at whole names")

@@ -89,7 +89,7 @@ struct PageReading {
         // (Tesseract's page recognition finds nothing in it; read alone, it yields noise).
         // So is a tall, narrow one (a tree trunk, a rule in a drawing): a line of text is
         // wider than tall, bar a lone "I".
-        guard let found = try await engines.primary.layout(image, options: options, deadline: nil, name: name) else {
+        guard let found = try await engines.primary.layout(image, options: options, deadline: deadline, name: name) else {
             // The time limit passed during layout analysis: nothing was read.
             let page = RecognizedPage.timedOutBeforeText(
                 imageWidth: image.width, imageHeight: image.height, renderings: options.renderings,

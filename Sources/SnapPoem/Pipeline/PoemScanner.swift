@@ -32,16 +32,32 @@ public final class PoemScanner: Sendable {
     ///
     /// - Throws: `SnapPoemError` when the tessdata or a language is missing, or Tesseract
     ///   cannot start.
-    public init(configuration: ScanConfiguration = ScanConfiguration()) async throws(SnapPoemError) {
+    public convenience init(configuration: ScanConfiguration = ScanConfiguration()) async throws(SnapPoemError) {
+        try await self.init(configuration: configuration, sharingOrientationDetectorWith: nil)
+    }
+
+    /// A scanner with engines of its own for `configuration` that shares `other`'s
+    /// orientation detector (when both use the same tessdata folder), so that the `osd` model
+    /// is loaded once for the two: for front ends that keep scanners for several language
+    /// sets side by side and use one at a time.
+    ///
+    /// - Throws: `SnapPoemError` as `init(configuration:)` does.
+    public init(configuration: ScanConfiguration, sharingOrientationDetectorWith other: PoemScanner?) async throws(SnapPoemError) {
         self.configuration = configuration
         let recognizer = try await Recognizer(configuration: configuration.engine)
         self.recognizer = recognizer
         self.engines = ReadingEngines(
             primary: recognizer, count: configuration.readsByLine ? configuration.recognitionEngines : 1,
             choosesLanguage: configuration.choosesLanguage)
-        self.orientationDetector =
-            configuration.preprocessing.detectsOrientation
-            ? try OrientationDetector(tessdataDirectory: configuration.engine.tessdataDirectory) : nil
+        if !configuration.preprocessing.detectsOrientation {
+            self.orientationDetector = nil
+        } else if let shared = other?.orientationDetector,
+            other?.configuration.engine.tessdataDirectory == configuration.engine.tessdataDirectory
+        {
+            self.orientationDetector = shared
+        } else {
+            self.orientationDetector = try OrientationDetector(tessdataDirectory: configuration.engine.tessdataDirectory)
+        }
     }
 
     /// A scanner with another configuration that shares `other`'s engines, so no models are
