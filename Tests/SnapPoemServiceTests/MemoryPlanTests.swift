@@ -42,7 +42,9 @@ struct MemoryPlanTests {
         }
     }
 
-    @Test("The service's engines are counted: beside other workers one eng+fra engine, a French one, the orientation detector and another language set; alone two of each kind; a 12-megapixel phone photo fits the default plan")
+    @Test(
+        "The service's engines are counted: beside other workers one eng+fra engine, a French one, the orientation detector and another language set; alone two of each kind; a 12-megapixel phone photo fits the default plan"
+    )
     func enginesCounted() throws {
         let megabyte = 1 << 20
         let side = ServiceConfiguration(workers: 2)

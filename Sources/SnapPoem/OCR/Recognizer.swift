@@ -91,42 +91,24 @@ public final class Recognizer: Sendable {
     ) async throws(SnapPoemError) -> RecognizedPage {
         let control = RecognitionControl(timeLimit: options.timeLimit, progress: progress)
         let engine = self.engine
-        let gate = ResultGate<RecognizedPage>()
-        let grace = Self.stopGracePeriod
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                gate.install(continuation)
-                self.pending.add(1, ordering: .relaxed)
-                queue.async {
-                    // The clock starts when the engine takes the image; the timer answers
-                    // for it if Tesseract is still in layout analysis at limit + grace.
-                    control.start()
-                    if let limit = control.timeLimit {
-                        let timedOut = RecognizedPage.timedOutBeforeText(
-                            imageWidth: image.width, imageHeight: image.height, renderings: options.renderings,
-                            dotsPerInch: options.dotsPerInch)
-                        Self.timers.asyncAfter(deadline: .now() + (limit + grace).dispatchInterval) {
-                            control.markAnswered()
-                            gate.resume(with: .success(timedOut))
-                        }
-                    }
-                    let outcome: Result<RecognizedPage, SnapPoemError>
-                    do throws(SnapPoemError) {
-                        outcome = .success(try engine.usable().recognize(image, options: options, control: control, name: name))
-                    } catch {
-                        outcome = .failure(error)
-                    }
-                    control.markAnswered()
-                    // Idle before the caller resumes, so that it can hand the engine on at once.
-                    self.pending.subtract(1, ordering: .relaxed)
-                    gate.resume(with: outcome)
-                }
-            }
-        } onCancel: {
-            control.cancel()
-            Self.timers.asyncAfter(deadline: .now() + grace.dispatchInterval) {
-                control.markAnswered()
-                gate.resume(with: .failure(.cancelled(path: name)))
+        let result = await runBounded(
+            name: name,
+            started: {
+                // The clock starts when the engine takes the image; the timer answers for it
+                // if Tesseract is still in layout analysis at limit + grace.
+                control.start()
+                guard let limit = control.timeLimit else { return nil }
+                let timedOut = RecognizedPage.timedOutBeforeText(
+                    imageWidth: image.width, imageHeight: image.height, renderings: options.renderings,
+                    dotsPerInch: options.dotsPerInch)
+                return (limit, timedOut)
+            },
+            answered: { control.markAnswered() }, cancel: { control.cancel() }
+        ) { () -> Result<RecognizedPage, SnapPoemError> in
+            do throws(SnapPoemError) {
+                return .success(try engine.usable().recognize(image, options: options, control: control, name: name))
+            } catch {
+                return .failure(error)
             }
         }
         return try result.get()
@@ -151,33 +133,17 @@ extension Recognizer {
     ) async throws(SnapPoemError) -> [LayoutLine]? {
         if Task.isCancelled { throw .cancelled(path: name) }
         let engine = self.engine
-        let gate = ResultGate<[LayoutLine]?>()
-        let grace = Self.stopGracePeriod
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                gate.install(continuation)
-                self.pending.add(1, ordering: .relaxed)
-                queue.async {
-                    if let deadline {
-                        let left = max(.zero, ContinuousClock.now.duration(to: deadline))
-                        Self.timers.asyncAfter(deadline: .now() + (left + grace).dispatchInterval) {
-                            gate.resume(with: .success(nil))
-                        }
-                    }
-                    let outcome: Result<[LayoutLine]?, SnapPoemError>
-                    do throws(SnapPoemError) {
-                        outcome = .success(try engine.usable().analyseLayout(image, options: options, name: name))
-                    } catch {
-                        outcome = .failure(error)
-                    }
-                    // Idle before the caller resumes, so that it can hand the engine on at once.
-                    self.pending.subtract(1, ordering: .relaxed)
-                    gate.resume(with: outcome)
-                }
+        let result = await runBounded(
+            name: name,
+            started: { () -> (Duration, [LayoutLine]?)? in
+                guard let deadline else { return nil }
+                return (max(.zero, ContinuousClock.now.duration(to: deadline)), nil)
             }
-        } onCancel: {
-            Self.timers.asyncAfter(deadline: .now() + grace.dispatchInterval) {
-                gate.resume(with: .failure(.cancelled(path: name)))
+        ) { () -> Result<[LayoutLine]?, SnapPoemError> in
+            do throws(SnapPoemError) {
+                return .success(try engine.usable().analyseLayout(image, options: options, name: name))
+            } catch {
+                return .failure(error)
             }
         }
         return try result.get()
@@ -212,6 +178,53 @@ extension Recognizer {
             control.cancel()
         }
         return try result.get()
+    }
+}
+
+extension Recognizer {
+    /// Runs `work` on the engine's queue and hands back the first of: its result; the value
+    /// `started` gives, at its limit plus `stopGracePeriod` after the engine took the work;
+    /// `.cancelled`, `stopGracePeriod` after the calling task is cancelled. The engine
+    /// finishes `work` in the background either way, counted by `isWorking` until it has.
+    ///
+    /// - Parameters:
+    ///   - name: how the image is named in a cancellation.
+    ///   - started: called on the engine's queue as the work starts: the time it may take and
+    ///     what to answer when it takes longer, or nil for no limit.
+    ///   - answered: called once the caller has its answer, whichever it is.
+    ///   - cancel: called when the calling task is cancelled, to ask the work to stop.
+    ///   - work: the engine's work.
+    fileprivate func runBounded<Value: Sendable>(
+        name: String, started: @escaping @Sendable () -> (Duration, Value)?, answered: @escaping @Sendable () -> Void = {},
+        cancel: @escaping @Sendable () -> Void = {}, work: @escaping @Sendable () -> Result<Value, SnapPoemError>
+    ) async -> Result<Value, SnapPoemError> {
+        let gate = ResultGate<Value>()
+        let grace = Self.stopGracePeriod
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                gate.install(continuation)
+                self.pending.add(1, ordering: .relaxed)
+                queue.async {
+                    if let (limit, early) = started() {
+                        Self.timers.asyncAfter(deadline: .now() + (limit + grace).dispatchInterval) {
+                            answered()
+                            gate.resume(with: .success(early))
+                        }
+                    }
+                    let outcome = work()
+                    answered()
+                    // Idle before the caller resumes, so that it can hand the engine on at once.
+                    self.pending.subtract(1, ordering: .relaxed)
+                    gate.resume(with: outcome)
+                }
+            }
+        } onCancel: {
+            cancel()
+            Self.timers.asyncAfter(deadline: .now() + grace.dispatchInterval) {
+                answered()
+                gate.resume(with: .failure(.cancelled(path: name)))
+            }
+        }
     }
 }
 

@@ -94,7 +94,9 @@ struct PageReading {
             let page = RecognizedPage.timedOutBeforeText(
                 imageWidth: image.width, imageHeight: image.height, renderings: options.renderings,
                 dotsPerInch: options.dotsPerInch)
-            return (page, ReadingReport(engines: 1, lineCount: 0, language: nil, frenchLines: 0, lineLanguageRereads: 0, layoutMilliseconds: 0))
+            return (
+                page, ReadingReport(engines: 1, lineCount: 0, language: nil, frenchLines: 0, lineLanguageRereads: 0, layoutMilliseconds: 0)
+            )
         }
         let layout = found.filter {
             $0.box.height <= max(64, image.height / 4) && !($0.box.height > 2 * $0.box.width && $0.box.height > 100)
