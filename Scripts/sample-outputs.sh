@@ -12,7 +12,7 @@
 # --output-dir per format (--keep-extension, since the formats/ samples share names; outputs
 # and manifest) and the three stream shapes (text, markdown, JSON Lines on standard output). --compare blanks what differs from run to run
 # by design (e-mail Date, Message-ID and the boundary derived from it; JSON and manifest
-# timings; manifest times) and diffs the rest.
+# timings, the line reading's layoutMilliseconds; manifest times) and diffs the rest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,7 +32,7 @@ for path in sys.argv[1:]:
         data = f.read()
     def clean(obj):
         if isinstance(obj, dict):
-            for key in ("timings", "finishedAt"):
+            for key in ("timings", "finishedAt", "layoutMilliseconds"):
                 if key in obj:
                     obj[key] = "X"
             for value in obj.values():

@@ -63,8 +63,16 @@ struct PageEditorTests {
         let held = String(page[editor]).replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
         #expect(held.contains("thy love, Alex!"), "\(held)")
         #expect(page.contains("<mark class=\"doubt\""), "the unsure words are marked in the note")
-        #expect(page.contains("data-word=\"bow!!\">"), "and listed to check: \(page.prefix(4000))")
-        #expect(page.contains("name=\"doubt\" value=\"3:"), "each goes with the editor's form")
+        // Each listed word is one of the editor's (on this photo, the words around its em
+        // dashes, read with confidence 79-86).
+        let listed = page.matches(of: try Regex(#"data-word="([^"]+)">"#)).compactMap { $0.output[1].substring.map(String.init) }
+        #expect(!listed.isEmpty, "the unsure words are listed to check: \(page.prefix(4000))")
+        for word in listed { #expect(held.contains(word.replacingOccurrences(of: "&#39;", with: "'")), "\(word)") }
+        // Each goes with the editor's form as line:column:confidence:word.
+        let doubts = page.matches(of: try Regex(#"name="doubt" value="[0-9]+:[0-9]+:[0-9]+:([^"]+)""#)).compactMap {
+            $0.output[1].substring.map(String.init)
+        }
+        #expect(Set(doubts) == Set(listed), "\(doubts) \(listed)")
         #expect(page.contains("<form id=\"edit-form\" method=\"post\" action=\"/note\">"))
         #expect(page.contains("<input type=\"hidden\" name=\"poemLang\" value=\"en\">"))
         #expect(try Self.download("poem.txt", in: page).contains("thy love, Alex!"))
