@@ -29,6 +29,7 @@ struct BatchCommand {
             return ManifestCheck(options: options, collection: collection, diagnostics: diagnostics).run()
         }
         guard let prepared = await prepare(collection, diagnostics: diagnostics) else { return diagnostics.exitCode }
+        if !prepared.shape.isBatch { diagnostics.readsOneImage() }
         let read = await readAndDeliver(prepared, diagnostics: diagnostics)
         await finish(prepared, read, diagnostics: diagnostics)
         return diagnostics.exitCode

@@ -28,6 +28,8 @@ final class DiagnosticsEngine: Sendable {
         var bar: ProgressBar
         var categories: [Diagnostic.Category: Int] = [:]
         var severities: [Diagnostic.Severity: Int] = [:]
+        /// Whether this run reads one image (`readsOneImage()`).
+        var oneImage = false
     }
 
     private let console: Console
@@ -53,11 +55,20 @@ final class DiagnosticsEngine: Sendable {
 
     // MARK: - Diagnostics
 
+    /// Marks the run as one image's: once it has reported an error, that error is its answer
+    /// (`ThreadGuard.runHasReported(_:)`).
+    func readsOneImage() {
+        state.withLock { $0.oneImage = true }
+    }
+
     /// Counts `diagnostic`, and shows it unless `-q` or the lack of `-v` hides it.
     func emit(_ diagnostic: Diagnostic) {
         state.withLock { state in
             state.severities[diagnostic.severity, default: 0] += 1
             if let category = diagnostic.category { state.categories[category, default: 0] += 1 }
+            if state.oneImage, diagnostic.severity == .error {
+                ThreadGuard.runHasReported(ExitCode.deciding(Set(state.categories.filter { $0.value > 0 }.keys)))
+            }
             guard shows(diagnostic.severity) else { return }
             let lines = Self.lines(diagnostic)
             if mode == .json {

@@ -14,6 +14,16 @@ import Synchronization
 enum ThreadGuard {
     /// The console the failure is reported on, and the temporary files removed first.
     fileprivate static let reporting = Mutex<(console: Console, unfinished: UnfinishedFiles)?>(nil)
+    /// The exit code of a single image's run that has already reported its error, or 0. A
+    /// thread that cannot start after that (libdispatch's workers while the run ends, under
+    /// `ulimit -v`) ends the process with this code and no second line: the one error said
+    /// already is the run's whole answer.
+    fileprivate static let reportedExitCode = Atomic<Int32>(0)
+
+    /// Records that a single image's run has reported its error, and the code it ends with.
+    static func runHasReported(_ code: ExitCode) {
+        reportedExitCode.store(code.rawValue, ordering: .relaxed)
+    }
 
     /// Arms the guard for this process (the executable's `main` only).
     static func install(console: Console, unfinished: UnfinishedFiles) {
@@ -37,6 +47,8 @@ enum ThreadGuard {
 private let threadCreationFailed: snap_poem_thread_failure_handler = { error in
     let reporting = ThreadGuard.reporting.withLock { $0 }
     reporting?.unfinished.removeAll()
+    let reported = ThreadGuard.reportedExitCode.load(ordering: .relaxed)
+    if reported != 0 { _exit(reported) }
     reporting?.console.writeError(ThreadGuard.message(error: error))
     _exit(ExitCode.ocrUnavailable.rawValue)
 }
