@@ -153,7 +153,7 @@ public struct MemoryPlan: Sendable, Equatable {
                 fixed + bufferedBodyBytes + workers * (2 * maxUploadBytes + Self.smallestPixelLimit * Self.bytesPerPixel)
             throw MemoryPlanError(
                 message:
-                    "a memory budget of \(budget.bytes >> 20) MB is too small for \(workers) engine\(workers == 1 ? "" : "s") and uploads of \(maxUploadBytes >> 20) MB; it needs at least \((needed * 10 / 9) >> 20 + 1) MB (--memory-mb, --jobs, --max-upload-mb)"
+                    "a memory budget of \(budget.bytes >> 20) MB is too small for \(workers) worker\(workers == 1 ? "" : "s") with their engines and uploads of \(maxUploadBytes >> 20) MB; it needs at least \((needed * 10 / 9) >> 20 + 1) MB (--memory-mb, --jobs, --max-upload-mb)"
             )
         }
         maxPixels = pixels

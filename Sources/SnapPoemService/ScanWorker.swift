@@ -8,19 +8,24 @@ import SnapPoem
 /// differ from the defaults gets its own engine here, loaded once and kept for later
 /// requests; the least recently used one is dropped beyond `capacity`.
 actor ScanWorker {
-    /// The scanners loaded, most recently used last.
-    private var scanners: [PoemScanner] = []
+    /// The scanner loaded at start, with the service's own engine settings: never dropped.
+    private let initial: PoemScanner
+    /// Scanners loaded for requests with other engine settings, most recently used last.
+    private var others: [PoemScanner] = []
     /// How many engine configurations this worker keeps loaded.
     let capacity: Int
 
     /// Creates a worker holding `initial` (already loaded).
     init(initial: PoemScanner, capacity: Int) {
-        scanners = [initial]
+        self.initial = initial
         self.capacity = max(1, capacity)
     }
 
+    /// Every scanner loaded.
+    private var scanners: [PoemScanner] { [initial] + others }
+
     /// How many engines are loaded.
-    var loadedEngines: Int { scanners.count }
+    var loadedEngines: Int { 1 + others.count }
 
     /// Whether every engine of this worker is idle now (none still finishing a recognition
     /// whose caller stopped waiting).
@@ -33,13 +38,17 @@ actor ScanWorker {
     }
 
     /// A scanner for `configuration` that reuses a loaded engine when one has the same engine
-    /// settings, and loads one otherwise.
+    /// settings, and loads one otherwise (dropping the least recently used one of those
+    /// loaded for other settings beyond `capacity`; the initial one stays).
     ///
     /// - Throws: `SnapPoemError` when the engine cannot start (a language without data).
     func scanner(for configuration: ScanConfiguration) async throws(SnapPoemError) -> PoemScanner {
         let base: PoemScanner
-        if let index = scanners.firstIndex(where: { $0.configuration.engine == configuration.engine }) {
-            base = scanners.remove(at: index)
+        if configuration.engine == initial.configuration.engine {
+            base = initial
+        } else if let index = others.firstIndex(where: { $0.configuration.engine == configuration.engine }) {
+            base = others.remove(at: index)
+            others.append(base)
         } else {
             // Other languages than the service's are read by one engine, without the language
             // choice, and share the worker's orientation detector: what the memory plan counts
@@ -48,10 +57,11 @@ actor ScanWorker {
             engineOnly.engine = configuration.engine
             engineOnly.recognitionEngines = 1
             engineOnly.choosesLanguage = false
-            base = try await PoemScanner(configuration: engineOnly, sharingOrientationDetectorWith: scanners.last)
-            if scanners.count >= capacity { scanners.removeFirst() }
+            engineOnly.preprocessing.detectsOrientation = initial.configuration.preprocessing.detectsOrientation
+            base = try await PoemScanner(configuration: engineOnly, sharingOrientationDetectorWith: initial)
+            if 1 + others.count >= capacity, !others.isEmpty { others.removeFirst() }
+            if 1 + others.count < capacity { others.append(base) }
         }
-        scanners.append(base)
         return try PoemScanner(configuration: configuration, sharingEnginesWith: base)
     }
 }

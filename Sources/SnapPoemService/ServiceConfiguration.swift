@@ -62,6 +62,8 @@ public struct ServiceConfiguration: Sendable {
         let reading = choosesFrench ? engines / 2 : engines
         var bytes = reading * MemoryPlan.engineBytes + (engines - reading) * MemoryPlan.frenchEngineBytes
         if scan.preprocessing.detectsOrientation { bytes += MemoryPlan.orientationDetectorBytes }
-        return bytes + (engineSetsPerWorker - 1) * MemoryPlan.engineBytes
+        // At least one other set: with room for none, a request for other languages still
+        // loads its engine for as long as it is read.
+        return bytes + max(1, engineSetsPerWorker - 1) * MemoryPlan.engineBytes
     }
 }

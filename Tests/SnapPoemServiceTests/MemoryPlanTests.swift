@@ -37,7 +37,8 @@ struct MemoryPlanTests {
             Issue.record("a 256 MB budget cannot hold 8 engines")
         } catch {
             #expect(
-                error.message.hasPrefix("a memory budget of 256 MB is too small for 8 engines and uploads of 20 MB; it needs at least "))
+                error.message.hasPrefix(
+                    "a memory budget of 256 MB is too small for 8 workers with their engines and uploads of 20 MB; it needs at least "))
             #expect(error.message.hasSuffix(" MB (--memory-mb, --jobs, --max-upload-mb)"))
         }
     }

@@ -306,7 +306,8 @@ struct ServerTests {
         #expect(small.status == 64)
         #expect(
             small.error.hasPrefix(
-                "snap-poem: error: a memory budget of 256 MB is too small for 8 engines and uploads of 20 MB; it needs at least "),
+                "snap-poem: error: a memory budget of 256 MB is too small for 8 workers with their engines and uploads of 20 MB; it needs at least "
+            ),
             "\(small.error)")
         let help = try await ServerProcess.run(["serve", "--help"])
         #expect(help.status == 0)

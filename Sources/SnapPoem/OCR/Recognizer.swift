@@ -205,7 +205,16 @@ extension Recognizer {
                 gate.install(continuation)
                 self.pending.add(1, ordering: .relaxed)
                 queue.async {
-                    if let (limit, early) = started() {
+                    // Work whose caller was answered while it queued (cancelled), or whose
+                    // time is up before it starts, is not done at all.
+                    let start = gate.isAnswered ? nil : started()
+                    if gate.isAnswered || start.map({ $0.0 <= .zero }) == true {
+                        if let (_, early) = start { gate.resume(with: .success(early)) }
+                        answered()
+                        self.pending.subtract(1, ordering: .relaxed)
+                        return
+                    }
+                    if let (limit, early) = start {
                         Self.timers.asyncAfter(deadline: .now() + (limit + grace).dispatchInterval) {
                             answered()
                             gate.resume(with: .success(early))
@@ -250,6 +259,9 @@ private final class ResultGate<Value: Sendable>: Sendable {
         }
         if let early { continuation.resume(returning: early) }
     }
+
+    /// Whether a result was handed over (or is held for the continuation to come).
+    var isAnswered: Bool { state.withLock { $0.done || $0.early != nil } }
 
     func resume(with result: Result<Value, SnapPoemError>) {
         let continuation = state.withLock { state -> CheckedContinuation<Result<Value, SnapPoemError>, Never>? in

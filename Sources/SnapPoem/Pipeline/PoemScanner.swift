@@ -174,6 +174,9 @@ public final class PoemScanner: Sendable {
                 right: Int((Double(region.right) * scaleX).rounded(.up)),
                 bottom: Int((Double(region.bottom) * scaleY).rounded(.up)))
         }
+        // An engine still finishing an earlier image's abandoned work (a time limit reached
+        // in layout analysis) does that first: this image's time limit starts after it.
+        if engines.isWorking { await engines.finishWork() }
         let recognizeStart = clock.now
         let deadline = recognition.timeLimit.map { recognizeStart.advanced(by: $0) }
         // With orientation detection at hand, a reading that starts badly stops at once.
