@@ -54,11 +54,18 @@ public enum ImageDecoder {
         LibrarySetup.ensure()
         let (format, header, pageCountFound, decodable) = try inspect(data: data, name: name, limits: limits)
         var pageCount = pageCountFound
-        errno = 0
-        let decoded = decodable.withUnsafeBytes { raw in
-            PixImage.taking(pixReadMem(raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
+        func read() -> (PixImage?, Int32) {
+            errno = 0
+            let decoded = decodable.withUnsafeBytes { raw in
+                PixImage.taking(pixReadMem(raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
+            }
+            return (decoded, errno)
         }
-        let decodeError = errno
+        var (decoded, decodeError) = read()
+        // errno is only Leptonica's hint: a failure with ENOMEM is read once more before it
+        // counts as memory (a shortage of a moment, or a damaged file whose decoder happened
+        // to leave ENOMEM, as was seen once under load for a truncated JPEG).
+        if decoded == nil, decodeError == ENOMEM { (decoded, decodeError) = read() }
         guard var pix = decoded, pix.width > 0, pix.height > 0 else {
             if decodeError == ENOMEM {
                 throw .outOfMemory(path: name, stage: "decoding the \(header.width)×\(header.height) \(format.displayName) image")
