@@ -185,8 +185,10 @@ struct PageReading {
                 guard let line = lines[index], !line.words.isEmpty else { return false }
                 return PoemLanguage.judge(line.text) == other
             }
-            let otherEngines = other == .french ? (french.isEmpty ? await engines.frenchWorkers() : french) : workers
-            if !strays.isEmpty, !otherEngines.isEmpty {
+            // French engines are loaded only for a French line to read: an English page
+            // without one pays nothing for them.
+            let otherEngines = strays.isEmpty ? [] : other == .french ? (french.isEmpty ? await engines.frenchWorkers() : french) : workers
+            if !otherEngines.isEmpty {
                 let read = try await Self.split(
                     strays, boxes: boxes, image: image, with: otherEngines, options: options, deadline: deadline, name: name)
                 timedOut = timedOut || read.timedOut

@@ -88,6 +88,9 @@ extension ReadingEngines {
     /// already stopped waiting for it.
     var isWorking: Bool { loaded.all.contains { $0.isWorking } }
 
+    /// How many engines have loaded so far, the primary one included.
+    var loadedCount: Int { loaded.all.count }
+
     /// Returns once every loaded engine has finished what it was given.
     func finishWork() async {
         for engine in loaded.all { await engine.finishWork() }
