@@ -22,22 +22,40 @@ public final class Recognizer: Sendable {
     ///
     /// - Throws: `SnapPoemError` for missing tessdata or language data, unknown variables,
     ///   or a failed start.
-    public init(configuration: EngineConfiguration = EngineConfiguration()) async throws(SnapPoemError) {
+    public convenience init(configuration: EngineConfiguration = EngineConfiguration()) async throws(SnapPoemError) {
+        try self.init(startingWith: configuration)
+        try await started()
+    }
+
+    /// Checks the tessdata folder and the languages at once, and loads the models on the
+    /// recognizer's own queue in the background: work given to the recognizer meanwhile
+    /// waits there for the models. `started()` says how the start went. For a caller with
+    /// other work to do meanwhile (decoding and preparing the first image: `PoemScanner`).
+    ///
+    /// - Throws: `SnapPoemError.tessdataNotFound` or `.languageNotAvailable` when the files
+    ///   are not there; what only loading finds (a damaged model, a bad variable) comes from
+    ///   `started()`, and from every call given to the recognizer.
+    init(startingWith configuration: EngineConfiguration) throws(SnapPoemError) {
+        let tessdata = try TessdataLocation.resolve(explicit: configuration.tessdataDirectory)
+        try tessdata.validate(configuration.languages)
         let queue = DispatchQueue(label: "snap-poem.recognizer", qos: .userInitiated)
-        let result: Result<EngineBox, SnapPoemError> = await withCheckedContinuation { continuation in
-            queue.async {
-                do throws(SnapPoemError) {
-                    continuation.resume(returning: .success(EngineBox(try TesseractEngine(configuration: configuration))))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        let box = try result.get()
+        let box = EngineBox(configuration: configuration)
+        queue.async { box.start() }
         self.queue = queue
         self.engine = box
         self.configuration = configuration
-        self.tessdataDirectory = box.engine.tessdata.directory
+        self.tessdataDirectory = tessdata.directory
+    }
+
+    /// Returns once the models are loaded, or throws why they could not be.
+    ///
+    /// - Throws: `SnapPoemError` as `init(configuration:)` does.
+    func started() async throws(SnapPoemError) {
+        let engine = self.engine
+        let failure: SnapPoemError? = await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: engine.startFailure) }
+        }
+        if let failure { throw failure }
     }
 
     /// Returns once the engine has finished everything it was given: at once when it is idle,
@@ -288,19 +306,34 @@ extension Duration {
 }
 
 /// Carries the non-`Sendable` engine to the recognizer's queue, the only place it is used
-/// (which is what makes the `@unchecked Sendable` sound).
+/// (which is what makes the `@unchecked Sendable` sound): `start()` runs there first, before
+/// any work.
 private final class EngineBox: @unchecked Sendable {
-    private(set) var engine: TesseractEngine
-    init(_ engine: TesseractEngine) { self.engine = engine }
+    private let configuration: EngineConfiguration
+    private var engine: TesseractEngine?
+    /// Why the first start failed, if it did: every call given to the recognizer fails with it.
+    private(set) var startFailure: SnapPoemError?
+
+    init(configuration: EngineConfiguration) { self.configuration = configuration }
+
+    /// Loads the models.
+    func start() {
+        do throws(SnapPoemError) {
+            engine = try TesseractEngine(configuration: configuration)
+        } catch {
+            startFailure = error
+        }
+    }
 
     /// The engine, replaced by a freshly started one first if the last recognition left it
     /// damaged (memory ran out inside Tesseract).
     ///
-    /// - Throws: `SnapPoemError` when the replacement cannot start.
+    /// - Throws: the start's failure; `SnapPoemError` when the replacement cannot start.
     func usable() throws(SnapPoemError) -> TesseractEngine {
-        if engine.isDamaged {
-            engine = try TesseractEngine(configuration: engine.configuration)
-        }
-        return engine
+        if let startFailure { throw startFailure }
+        if let engine, !engine.isDamaged { return engine }
+        let replacement = try TesseractEngine(configuration: configuration)
+        engine = replacement
+        return replacement
     }
 }

@@ -24,6 +24,11 @@ public final class PoemScanner: Sendable {
     /// its time limit or on cancellation.
     public var isWorking: Bool { engines.isWorking }
 
+    /// Returns once the scanner's own engine has loaded its models.
+    ///
+    /// - Throws: `SnapPoemError` when they could not load (a damaged model, a bad variable).
+    func engineStarted() async throws(SnapPoemError) { try await recognizer.started() }
+
     /// Returns once every engine of this scanner has finished what it was given: after it,
     /// no Tesseract call of an earlier scan is still running.
     public func finishWork() async { await engines.finishWork() }
@@ -42,9 +47,21 @@ public final class PoemScanner: Sendable {
     /// sets side by side and use one at a time.
     ///
     /// - Throws: `SnapPoemError` as `init(configuration:)` does.
-    public init(configuration: ScanConfiguration, sharingOrientationDetectorWith other: PoemScanner?) async throws(SnapPoemError) {
+    public convenience init(configuration: ScanConfiguration, sharingOrientationDetectorWith other: PoemScanner?) async throws(SnapPoemError) {
+        try self.init(startingWith: configuration, sharingOrientationDetectorWith: other)
+        try await engineStarted()
+    }
+
+    /// A scanner whose engine loads its models in the background while the caller goes on:
+    /// the first image can be decoded and prepared meanwhile (its recognition waits for the
+    /// models). The files are checked at once; `engineStarted()` says whether the models
+    /// loaded, and every scan fails with the same error when they did not.
+    ///
+    /// - Throws: `SnapPoemError.tessdataNotFound`, `.languageNotAvailable` (the `osd` model
+    ///   included, when orientation detection is asked for).
+    init(startingWith configuration: ScanConfiguration, sharingOrientationDetectorWith other: PoemScanner? = nil) throws(SnapPoemError) {
         self.configuration = configuration
-        let recognizer = try await Recognizer(configuration: configuration.engine)
+        let recognizer = try Recognizer(startingWith: configuration.engine)
         self.recognizer = recognizer
         self.engines = ReadingEngines(
             primary: recognizer, count: configuration.readsByLine ? configuration.recognitionEngines : 1,
@@ -177,6 +194,9 @@ public final class PoemScanner: Sendable {
         // An engine still finishing an earlier image's abandoned work (a time limit reached
         // in layout analysis) does that first: this image's time limit starts after it.
         if engines.isWorking { await engines.finishWork() }
+        // Nor is it charged for loading the models, when they load in the background
+        // (`init(startingWith:)`); a failed load fails the scan.
+        try await engineStarted()
         let recognizeStart = clock.now
         let deadline = recognition.timeLimit.map { recognizeStart.advanced(by: $0) }
         // With orientation detection at hand, a reading that starts badly stops at once.

@@ -56,6 +56,44 @@ struct TwoEngineTests {
         #expect(try await single.all.first?.outcome.get().reading?.engines == 2)
     }
 
+    @Test("An English page loads no French engine; a French one loads them")
+    func frenchEnginesOnlyForFrench() async throws {
+        // A scanner of its own: the shared one may have read French pages already.
+        let scanner = try await PoemScanner(configuration: ScanConfiguration())
+        let english = try await scanner.scan(fileAt: Fixtures.sample("Lenore.png"))
+        #expect(english.reading?.language == .english)
+        #expect(english.reading?.frenchLines == 0)
+        // The primary engine and the second one (both eng+fra), no French ones.
+        #expect(scanner.engines.loadedCount == 2)
+        let french = try await scanner.scan(fileAt: Fixtures.sample("french/hugo-demain-clean.png"))
+        #expect(french.reading?.language == .french)
+        #expect(scanner.engines.loadedCount == 4)
+    }
+
+    @Test("Models loaded in the background read the same; a failed load fails the scan and the start")
+    func backgroundStart() async throws {
+        let scanner = try PoemScanner(startingWith: ScanConfiguration())
+        let early = try await scanner.scan(fileAt: Fixtures.sample("Lenore.png"))
+        let reference = try await SharedScanner.get().scan(fileAt: Fixtures.sample("Lenore.png"))
+        #expect(early.text == reference.text)
+        try await scanner.engineStarted()
+
+        var broken = ScanConfiguration()
+        broken.engine.variables = ["no_such_tesseract_variable": "1"]
+        let failing = try PoemScanner(startingWith: broken)
+        await #expect(throws: SnapPoemError.self) { try await failing.engineStarted() }
+        do {
+            _ = try await failing.scan(fileAt: Fixtures.sample("Lenore.png"))
+            Issue.record("a scanner whose models did not load read an image")
+        } catch {
+            #expect(error.description.contains("no_such_tesseract_variable"), "\(error)")
+        }
+        // Files that are not there are found at once, before any loading.
+        var missing = ScanConfiguration()
+        missing.engine.languages = try LanguageSet(parsing: "eng+zzz")
+        #expect(throws: SnapPoemError.self) { try PoemScanner(startingWith: missing) }
+    }
+
     @Test("The work is split into runs of about equal line area, in order")
     func runs() {
         let boxes = (0..<6).map { BoundingBox(left: 0, top: $0 * 10, right: $0 == 0 ? 500 : 100, bottom: $0 * 10 + 10) }
