@@ -47,7 +47,9 @@ public final class PoemScanner: Sendable {
     /// sets side by side and use one at a time.
     ///
     /// - Throws: `SnapPoemError` as `init(configuration:)` does.
-    public convenience init(configuration: ScanConfiguration, sharingOrientationDetectorWith other: PoemScanner?) async throws(SnapPoemError) {
+    public convenience init(
+        configuration: ScanConfiguration, sharingOrientationDetectorWith other: PoemScanner?
+    ) async throws(SnapPoemError) {
         try self.init(startingWith: configuration, sharingOrientationDetectorWith: other)
         try await engineStarted()
     }
