@@ -33,10 +33,16 @@ public struct InProcessReader: BatchReader {
         }
         // The models load in the background while the first image is read, decoded and
         // prepared (one image on the command line: 0.1–0.2 s of a process that takes
-        // 0.5–2 s); its recognition waits for them.
+        // 0.5–2 s); its recognition waits for them. Under an address-space limit they load
+        // first, so that the memory checks before each step see what the models took
+        // (`MemoryHeadroom.isLimited`).
         let scanner: PoemScanner
         do throws(SnapPoemError) {
-            scanner = try PoemScanner(startingWith: configuration.scan)
+            if MemoryHeadroom.isLimited {
+                scanner = try await PoemScanner(configuration: configuration.scan)
+            } else {
+                scanner = try PoemScanner(startingWith: configuration.scan)
+            }
         } catch {
             throw startFailure(error)
         }
