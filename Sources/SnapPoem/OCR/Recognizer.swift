@@ -200,6 +200,41 @@ extension Recognizer {
 }
 
 extension Recognizer {
+    /// Reads the lines `lines` hands out from `end` (see `LineQueue`), delivering each to it,
+    /// until none is left; the others sharing the queue read the rest at the same time.
+    /// Cancelling the calling task stops at the next line; at `deadline` the reading stops.
+    ///
+    /// - Returns: whether the deadline stopped the reading.
+    /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory`, `.recognitionFailed`.
+    func recognizeLines(
+        _ image: PoemImage, from lines: LineQueue, end: LineQueue.End, options: RecognitionOptions,
+        deadline: ContinuousClock.Instant?, name: String
+    ) async throws(SnapPoemError) -> Bool {
+        let limit = deadline.map { ContinuousClock.now.duration(to: $0) }.map { max($0, .zero) }
+        let control = RecognitionControl(timeLimit: limit, progress: nil)
+        let engine = self.engine
+        let result: Result<Bool, SnapPoemError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    control.start()
+                    do throws(SnapPoemError) {
+                        let stopped = try engine.usable().recognizeLines(
+                            image, from: lines, end: end, options: options, control: control, name: name)
+                        continuation.resume(returning: .success(stopped))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                    control.markAnswered()
+                }
+            }
+        } onCancel: {
+            control.cancel()
+        }
+        return try result.get()
+    }
+}
+
+extension Recognizer {
     /// Runs `work` on the engine's queue and hands back the first of: its result; the value
     /// `started` gives, at its limit plus `stopGracePeriod` after the engine took the work;
     /// `.cancelled`, `stopGracePeriod` after the calling task is cancelled. The engine

@@ -94,16 +94,14 @@ extension TesseractEngine {
         for (index, line) in boxes.enumerated() {
             if control.isCancelled { throw .cancelled(path: name) }
             if control.shouldStop { return (lines, true) }
-            let margin = max(2, line.height / 6), side = max(4, line.height / 2)
-            let left = max(0, line.left - side), top = max(0, line.top - margin)
-            let right = min(image.width, line.right + side), bottom = min(image.height, line.bottom + margin)
-            guard right > left, bottom > top else {
+            guard let rectangle = Self.lineRectangle(line, in: image) else {
                 lines.append(RecognizedLine(words: [], boundingBox: line, confidence: 0))
                 continue
             }
             try check(
-                snap_poem_tess_set_rectangle(handle, Int32(left), Int32(top), Int32(right - left), Int32(bottom - top)), name: name,
-                doing: "choosing a line to recognise")
+                snap_poem_tess_set_rectangle(
+                    handle, Int32(rectangle.left), Int32(rectangle.top), Int32(rectangle.width), Int32(rectangle.height)),
+                name: name, doing: "choosing a line to recognise")
             var status: Int32 = -1
             try check(snap_poem_tess_recognize(handle, monitor, &status), name: name, doing: "recognising a line")
             if control.isCancelled { throw .cancelled(path: name) }
@@ -117,6 +115,63 @@ extension TesseractEngine {
             control.report(Int(100 * Double(index + 1) / Double(boxes.count)))
         }
         return (lines, false)
+    }
+
+    /// Reads the lines `queue` hands out from `end` until it has none left, as
+    /// `recognizeLines(_:boxes:options:control:name:)` reads each box, delivering each line
+    /// to the queue as it is read. Blocks the calling thread.
+    ///
+    /// - Returns: whether the deadline stopped the reading.
+    /// - Throws: as `recognizeLines(_:boxes:options:control:name:)`.
+    func recognizeLines(
+        _ image: PoemImage, from queue: LineQueue, end: LineQueue.End, options: RecognitionOptions, control: RecognitionControl,
+        name: String
+    ) throws(SnapPoemError) -> Bool {
+        precondition(!isDamaged, "a damaged engine must be replaced, not used")
+        LibrarySetup.keepTesseractSingleThreaded()
+        defer { if !isDamaged { TessBaseAPIClear(handle) } }
+        try hand(image, options: options, mode: .singleLine, name: name)
+        var createdMonitor: OpaquePointer?
+        try check(snap_poem_tess_monitor_create(&createdMonitor), name: name, doing: "starting recognition")
+        guard let monitor = createdMonitor else { throw .outOfMemory(path: name, stage: "starting recognition") }
+        defer { TessMonitorDelete(monitor) }
+        let context = Unmanaged.passRetained(control)
+        defer { context.release() }
+        TessMonitorSetCancelThis(monitor, context.toOpaque())
+        TessMonitorSetCancelFunc(monitor, cancelCallback)
+        while true {
+            if control.isCancelled { throw .cancelled(path: name) }
+            if control.shouldStop { return true }
+            guard let (position, line) = queue.take(from: end) else { return false }
+            guard let rectangle = Self.lineRectangle(line, in: image) else {
+                queue.deliver(RecognizedLine(words: [], boundingBox: line, confidence: 0), at: position)
+                continue
+            }
+            try check(
+                snap_poem_tess_set_rectangle(
+                    handle, Int32(rectangle.left), Int32(rectangle.top), Int32(rectangle.width), Int32(rectangle.height)),
+                name: name, doing: "choosing a line to recognise")
+            var status: Int32 = -1
+            try check(snap_poem_tess_recognize(handle, monitor, &status), name: name, doing: "recognising a line")
+            if control.isCancelled { throw .cancelled(path: name) }
+            if control.stoppedByDeadline { return true }
+            guard status == 0 else { throw .recognitionFailed(path: name, reason: "Tesseract returned \(status) on a line") }
+            do throws(TesseractFault) {
+                queue.deliver(try readLine(boundingBox: line), at: position)
+            } catch {
+                throw damaged(by: error, name: name, doing: "reading Tesseract's results")
+            }
+        }
+    }
+
+    /// The rectangle a line is read in: its box with a margin of a sixth of its height above
+    /// and below and half its height to the sides, within the image; nil when nothing is left.
+    static func lineRectangle(_ line: BoundingBox, in image: PoemImage) -> BoundingBox? {
+        let margin = max(2, line.height / 6), side = max(4, line.height / 2)
+        let left = max(0, line.left - side), top = max(0, line.top - margin)
+        let right = min(image.width, line.right + side), bottom = min(image.height, line.bottom + margin)
+        guard right > left, bottom > top else { return nil }
+        return BoundingBox(left: left, top: top, right: right, bottom: bottom)
     }
 
     /// Gives Tesseract a private copy of `image` with the resolution, page segmentation mode

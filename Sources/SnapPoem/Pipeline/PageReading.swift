@@ -127,39 +127,47 @@ struct PageReading {
         }
         let all = Array(boxes.indices)
         let first = Array(all.prefix(leading)), rest = Array(all.dropFirst(leading))
-        var lines = [RecognizedLine?](repeating: nil, count: boxes.count)
         var timedOut = false
         var inFrench = Set<Int>()
-        let readFirst = try await Self.split(
-            first, boxes: boxes, image: image, with: workers, options: options, deadline: deadline, name: name)
-        timedOut = timedOut || readFirst.timedOut
-        for (index, line) in readFirst.lines { lines[index] = line }
-        if let doubtfulConfidence, !timedOut, leading < boxes.count {
-            let page = Self.page(of: layout, lines: lines, image: image, timedOut: false)
-            if !page.hasText || page.meanConfidence < doubtfulConfidence {
-                report.stoppedEarly = .doubtfulStart
-                return (page, report)
-            }
+        // The leading lines, then the rest, handed out line by line to the engines, which read
+        // on past the leading lines while they are judged; the judgement stops them when the
+        // poem is French (the French model reads it all again) or the page starts badly.
+        let judgesLanguage = choosesLanguage && engines.readsFrench
+        let doubtful = leading < boxes.count ? doubtfulConfidence : nil
+        let queue = LineQueue(boxes: boxes, leading: leading) { leadingLines in
+            if let doubtful, Self.startsBadly(leadingLines, below: doubtful) { return false }
+            return !judgesLanguage || PoemLanguage.judge(Self.text(of: leadingLines)) != .french
+        }
+        timedOut = try await Self.read(queue, image: image, with: workers, options: options, deadline: deadline, name: name)
+        var lines = queue.lines
+        if let doubtful, !timedOut, queue.stoppedAfterLeading, Self.startsBadly(first.compactMap { lines[$0] }, below: doubtful) {
+            report.stoppedEarly = .doubtfulStart
+            return (Self.page(of: layout, lines: lines, image: image, timedOut: false), report)
         }
 
         var french: [Recognizer] = []
-        if choosesLanguage, engines.readsFrench, !timedOut {
-            let leadingText = first.compactMap { lines[$0]?.text }.joined(separator: "\n")
-            report.language = PoemLanguage.judge(leadingText) ?? .english
+        if judgesLanguage, !timedOut {
+            report.language = PoemLanguage.judge(Self.text(of: first.compactMap { lines[$0] })) ?? .english
             if report.language == .french { french = await engines.frenchWorkers() }
             if report.language == .french, french.isEmpty { report.language = .english }
         }
         progress?(Int(100 * Self.leadingShare))
-        if !timedOut {
-            let poemEngines = french.isEmpty ? workers : french
-            let again = french.isEmpty ? [] : first
+        if !timedOut, !french.isEmpty {
             let read = try await Self.split(
-                again + rest, boxes: boxes, image: image, with: poemEngines, options: options, deadline: deadline, name: name)
+                first + rest, boxes: boxes, image: image, with: french, options: options, deadline: deadline, name: name)
             timedOut = timedOut || read.timedOut
             for (index, line) in read.lines {
                 lines[index] = line
-                if !french.isEmpty { inFrench.insert(index) }
+                inFrench.insert(index)
             }
+        } else if !timedOut {
+            // Lines the queue did not hand out (a French poem whose French engines could not
+            // load): read with the configured languages.
+            let unread = all.filter { lines[$0] == nil }
+            let read = try await Self.split(
+                unread, boxes: boxes, image: image, with: workers, options: options, deadline: deadline, name: name)
+            timedOut = timedOut || read.timedOut
+            for (index, line) in read.lines { lines[index] = line }
         }
         if !french.isEmpty, !timedOut {
             // The French model alone is less sure of damaged print (a shadowed, curved line
@@ -201,6 +209,42 @@ struct PageReading {
         }
         report.frenchLines = inFrench.count
         return (Self.page(of: layout, lines: lines, image: image, timedOut: timedOut), report)
+    }
+
+    /// The text of `lines`, one a line.
+    static func text(of lines: [RecognizedLine]) -> String { lines.map(\.text).joined(separator: "\n") }
+
+    /// Whether the first lines read give no text, or a mean word confidence under `threshold`
+    /// (as `RecognizedPage.meanConfidence` rounds it): a page turned upside down.
+    static func startsBadly(_ lines: [RecognizedLine], below threshold: Int) -> Bool {
+        let words = lines.flatMap(\.words).filter { $0.text.contains { !$0.isWhitespace } }
+        guard !words.isEmpty else { return true }
+        return Int((words.map(\.confidence).reduce(0, +) / Double(words.count)).rounded()) < threshold
+    }
+
+    /// Reads the lines of `queue` with `engines` at once, the first from the top, the second
+    /// from the bottom. Returns whether the deadline stopped the reading.
+    static func read(
+        _ queue: LineQueue, image: PoemImage, with engines: [Recognizer], options: RecognitionOptions,
+        deadline: ContinuousClock.Instant?, name: String
+    ) async throws(SnapPoemError) -> Bool {
+        do {
+            return try await withThrowingTaskGroup(of: Bool.self) { group in
+                for (number, engine) in engines.prefix(2).enumerated() {
+                    group.addTask {
+                        try await engine.recognizeLines(
+                            image, from: queue, end: number == 0 ? .top : .bottom, options: options, deadline: deadline, name: name)
+                    }
+                }
+                var timedOut = false
+                for try await stopped in group { timedOut = timedOut || stopped }
+                return timedOut
+            }
+        } catch let error as SnapPoemError {
+            throw error
+        } catch {
+            throw .cancelled(path: name)
+        }
     }
 
     /// Whether more than a fifth of the consecutive lines overlap vertically by more than a
