@@ -176,26 +176,11 @@ extension Recognizer {
         _ image: PoemImage, boxes: [BoundingBox], options: RecognitionOptions = RecognitionOptions(),
         deadline: ContinuousClock.Instant? = nil, name: String = "image", progress: (@Sendable (Int) -> Void)? = nil
     ) async throws(SnapPoemError) -> (lines: [RecognizedLine], timedOut: Bool) {
-        let limit = deadline.map { ContinuousClock.now.duration(to: $0) }.map { max($0, .zero) }
-        let control = RecognitionControl(timeLimit: limit, progress: progress)
-        let engine = self.engine
-        let result: Result<(lines: [RecognizedLine], timedOut: Bool), SnapPoemError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                queue.async {
-                    control.start()
-                    do throws(SnapPoemError) {
-                        let read = try engine.usable().recognizeLines(image, boxes: boxes, options: options, control: control, name: name)
-                        continuation.resume(returning: .success(read))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                    control.markAnswered()
-                }
-            }
-        } onCancel: {
-            control.cancel()
-        }
-        return try result.get()
+        // A queue of its own, read in order by this engine alone.
+        let queue = LineQueue(boxes: boxes, leading: boxes.count) { _ in true }
+        let timedOut = try await recognizeLines(
+            image, from: queue, end: .top, options: options, deadline: deadline, name: name, progress: progress)
+        return (queue.lines.prefix { $0 != nil }.compactMap { $0 }, timedOut)
     }
 }
 
@@ -208,10 +193,10 @@ extension Recognizer {
     /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory`, `.recognitionFailed`.
     func recognizeLines(
         _ image: PoemImage, from lines: LineQueue, end: LineQueue.End, options: RecognitionOptions,
-        deadline: ContinuousClock.Instant?, name: String
+        deadline: ContinuousClock.Instant?, name: String, progress: (@Sendable (Int) -> Void)? = nil
     ) async throws(SnapPoemError) -> Bool {
         let limit = deadline.map { ContinuousClock.now.duration(to: $0) }.map { max($0, .zero) }
-        let control = RecognitionControl(timeLimit: limit, progress: nil)
+        let control = RecognitionControl(timeLimit: limit, progress: progress)
         let engine = self.engine
         let result: Result<Bool, SnapPoemError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -66,63 +66,14 @@ extension TesseractEngine {
         return lines
     }
 
-    /// Recognises each of `boxes` in `image` as one text line (page segmentation 7 on a
-    /// rectangle, `TessBaseAPISetRectangle`), with word boxes in the whole image's pixels.
-    /// Blocks the calling thread. Stops early, with the lines read so far, when `control`
-    /// runs out of time.
-    ///
-    /// - Returns: one line per box (without words where nothing was read), and whether the
-    ///   deadline stopped the reading.
-    /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory` (the engine is then `isDamaged`),
-    ///   `.recognitionFailed`.
-    func recognizeLines(
-        _ image: PoemImage, boxes: [BoundingBox], options: RecognitionOptions, control: RecognitionControl, name: String
-    ) throws(SnapPoemError) -> (lines: [RecognizedLine], timedOut: Bool) {
-        precondition(!isDamaged, "a damaged engine must be replaced, not used")
-        LibrarySetup.keepTesseractSingleThreaded()
-        defer { if !isDamaged { TessBaseAPIClear(handle) } }
-        try hand(image, options: options, mode: .singleLine, name: name)
-        var createdMonitor: OpaquePointer?
-        try check(snap_poem_tess_monitor_create(&createdMonitor), name: name, doing: "starting recognition")
-        guard let monitor = createdMonitor else { throw .outOfMemory(path: name, stage: "starting recognition") }
-        defer { TessMonitorDelete(monitor) }
-        let context = Unmanaged.passRetained(control)
-        defer { context.release() }
-        TessMonitorSetCancelThis(monitor, context.toOpaque())
-        TessMonitorSetCancelFunc(monitor, cancelCallback)
-        var lines: [RecognizedLine] = []
-        for (index, line) in boxes.enumerated() {
-            if control.isCancelled { throw .cancelled(path: name) }
-            if control.shouldStop { return (lines, true) }
-            guard let rectangle = Self.lineRectangle(line, in: image) else {
-                lines.append(RecognizedLine(words: [], boundingBox: line, confidence: 0))
-                continue
-            }
-            try check(
-                snap_poem_tess_set_rectangle(
-                    handle, Int32(rectangle.left), Int32(rectangle.top), Int32(rectangle.width), Int32(rectangle.height)),
-                name: name, doing: "choosing a line to recognise")
-            var status: Int32 = -1
-            try check(snap_poem_tess_recognize(handle, monitor, &status), name: name, doing: "recognising a line")
-            if control.isCancelled { throw .cancelled(path: name) }
-            if control.stoppedByDeadline { return (lines, true) }
-            guard status == 0 else { throw .recognitionFailed(path: name, reason: "Tesseract returned \(status) on a line") }
-            do throws(TesseractFault) {
-                lines.append(try readLine(boundingBox: line))
-            } catch {
-                throw damaged(by: error, name: name, doing: "reading Tesseract's results")
-            }
-            control.report(Int(100 * Double(index + 1) / Double(boxes.count)))
-        }
-        return (lines, false)
-    }
-
-    /// Reads the lines `queue` hands out from `end` until it has none left, as
-    /// `recognizeLines(_:boxes:options:control:name:)` reads each box, delivering each line
-    /// to the queue as it is read. Blocks the calling thread.
+    /// Reads the lines `queue` hands out from `end` until it has none left, each box as one
+    /// text line (page segmentation 7 on a rectangle, `TessBaseAPISetRectangle`, word boxes
+    /// in the whole image's pixels), delivering each line to the queue as it is read (progress counts the lines
+    /// this engine read against all of the queue's). Blocks the calling thread.
     ///
     /// - Returns: whether the deadline stopped the reading.
-    /// - Throws: as `recognizeLines(_:boxes:options:control:name:)`.
+    /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory` (the engine is then `isDamaged`),
+    ///   `.recognitionFailed`.
     func recognizeLines(
         _ image: PoemImage, from queue: LineQueue, end: LineQueue.End, options: RecognitionOptions, control: RecognitionControl,
         name: String
@@ -139,6 +90,7 @@ extension TesseractEngine {
         defer { context.release() }
         TessMonitorSetCancelThis(monitor, context.toOpaque())
         TessMonitorSetCancelFunc(monitor, cancelCallback)
+        var read = 0
         while true {
             if control.isCancelled { throw .cancelled(path: name) }
             if control.shouldStop { return true }
@@ -161,6 +113,8 @@ extension TesseractEngine {
             } catch {
                 throw damaged(by: error, name: name, doing: "reading Tesseract's results")
             }
+            read += 1
+            control.report(Int(100 * Double(read) / Double(queue.boxes.count)))
         }
     }
 
