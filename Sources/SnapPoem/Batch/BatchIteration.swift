@@ -5,12 +5,12 @@ import Synchronization
 /// that leaving a `for try await` loop early stops the workers.
 final class BatchIteration: Sendable {
     let channel: BatchChannel
-    private let start: Mutex<(@Sendable () -> Void)?>
+    private let start: Locked<(@Sendable () -> Void)?>
 
     init(scanner: BatchScanner, inputs: [BatchInput], order: BatchScanner.ResultOrder, reportsProgress: Bool) {
         let channel = BatchChannel(inputs: inputs, order: order, capacity: 2 * scanner.workers)
         self.channel = channel
-        start = Mutex({
+        start = Locked({
             let producer = Task {
                 do throws(SnapPoemError) {
                     var progress: (@Sendable (Int, Int) -> Void)?
@@ -132,10 +132,10 @@ final class BatchChannel: Sendable {
         case wait
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(inputs: [BatchInput], order: BatchScanner.ResultOrder, capacity: Int) {
-        state = Mutex(
+        state = Locked(
             State(inputs: inputs, order: order, capacity: max(1, capacity), read: Array(repeating: false, count: inputs.count)))
     }
 

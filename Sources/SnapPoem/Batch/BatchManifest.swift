@@ -175,7 +175,7 @@ public enum BatchManifest {
 public final class ManifestWriter: Sendable {
     /// The manifest's path, as messages show it.
     public let path: String
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Locked<Int32>
 
     /// Opens (creating) the manifest `name` of `folder` for appending, without following a
     /// link. A file that does not end with a newline (the torn last line of a killed run)
@@ -193,7 +193,7 @@ public final class ManifestWriter: Sendable {
             }
         }
         self.path = folder.shownPath(name)
-        self.descriptor = Mutex(file)
+        self.descriptor = Locked(file)
     }
 
     /// Appends one entry.

@@ -53,8 +53,8 @@ final class WorkerProcess: Sendable {
     let id: Int
     /// The process id.
     let pid: pid_t
-    private let channel: Mutex<Int32>
-    private let reaped = Mutex(false)
+    private let channel: Locked<Int32>
+    private let reaped = Locked(false)
 
     /// The most a worker may print for one image before the rest is dropped.
     static let printedLimit = 64 * 1024
@@ -62,7 +62,7 @@ final class WorkerProcess: Sendable {
     private init(id: Int, pid: pid_t, channel: Int32) {
         self.id = id
         self.pid = pid
-        self.channel = Mutex(channel)
+        self.channel = Locked(channel)
     }
 
     /// Starts a worker and its reader thread, which calls `report` with what happens.

@@ -162,7 +162,7 @@ extension ProtectedFiles.Identity {
 /// second Ctrl-C, a thread that cannot be created) can delete them before `_exit`. Each run
 /// (the command line makes one per process) keeps its own; writes add and remove theirs.
 public final class UnfinishedFiles: Sendable {
-    private let paths = Mutex<Set<String>>([])
+    private let paths = Locked<Set<String>>([])
 
     /// Creates an empty registry.
     public init() {}

@@ -9,7 +9,7 @@ final class RecognitionControl: Sendable {
     private let deadlineReached = Atomic<Bool>(false)
     private let answered = Atomic<Bool>(false)
     private let lastProgress = Atomic<Int>(-1)
-    private let startedDeadline = Mutex<ContinuousClock.Instant?>(nil)
+    private let startedDeadline = Locked<ContinuousClock.Instant?>(nil)
     /// How long recognition may take once it starts, or nil for no limit.
     let timeLimit: Duration?
     /// Receives progress 0–100, each value at most once and in increasing order.

@@ -283,7 +283,7 @@ private final class ResultGate<Value: Sendable>: Sendable {
         var early: Result<Value, SnapPoemError>?
         var done = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func install(_ continuation: CheckedContinuation<Result<Value, SnapPoemError>, Never>) {
         let early = state.withLock { state -> Result<Value, SnapPoemError>? in

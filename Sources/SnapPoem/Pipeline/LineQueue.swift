@@ -30,7 +30,7 @@ final class LineQueue: Sendable {
     /// How many of them lead (read first, then judged).
     let leading: Int
     private let decide: @Sendable ([RecognizedLine]) -> Bool
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A queue over `boxes`, whose first `leading` are judged by `decide` once read
     /// (true: read on).
@@ -38,7 +38,7 @@ final class LineQueue: Sendable {
         self.boxes = boxes
         self.leading = min(max(0, leading), boxes.count)
         self.decide = decide
-        state = Mutex(State(top: self.leading, bottom: boxes.count - 1, lines: Array(repeating: nil, count: boxes.count)))
+        state = Locked(State(top: self.leading, bottom: boxes.count - 1, lines: Array(repeating: nil, count: boxes.count)))
         if self.leading == 0 { finishLeading() }
     }
 

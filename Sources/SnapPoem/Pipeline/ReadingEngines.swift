@@ -15,7 +15,7 @@ final class ReadingEngines: Sendable {
     /// How many engines read one page at once (1 or 2).
     let count: Int
     private let second: Task<Recognizer?, Never>?
-    private let french: Mutex<[Task<Recognizer?, Never>]> = Mutex([])
+    private let french: Locked<[Task<Recognizer?, Never>]> = Locked([])
     private let frenchConfiguration: EngineConfiguration?
     /// Every engine loaded so far, the primary one first: what must be idle before the
     /// scanner is used again after a call returned early (a time limit, a cancellation).
@@ -99,9 +99,9 @@ extension ReadingEngines {
 
 /// The engines a `ReadingEngines` has loaded, added from the tasks that load them.
 private final class LoadedEngines: Sendable {
-    private let engines: Mutex<[Recognizer]>
+    private let engines: Locked<[Recognizer]>
 
-    init(_ primary: Recognizer) { engines = Mutex([primary]) }
+    init(_ primary: Recognizer) { engines = Locked([primary]) }
 
     /// Every engine loaded so far.
     var all: [Recognizer] { engines.withLock { $0 } }

@@ -181,7 +181,7 @@ enum OCRConfusions {
 enum GlyphCache {
     /// The most glyphs kept.
     static let capacity = 8192
-    private static let known = Mutex<[Character: Glyph]>([:])
+    private static let known = Locked<[Character: Glyph]>([:])
 
     static func glyph(_ character: Character) -> Glyph {
         if let glyph = known.withLock({ $0[character] }) { return glyph }
