@@ -269,54 +269,15 @@ struct PageReading {
         return words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
     }
 
-    /// Reads the lines `indices` of `boxes`, split into contiguous runs of about equal area,
-    /// one run per engine, in parallel.
+    /// Reads the lines `indices` of `boxes` with `engines` at once, from a queue of their own.
     static func split(
         _ indices: [Int], boxes: [BoundingBox], image: PoemImage, with engines: [Recognizer], options: RecognitionOptions,
         deadline: ContinuousClock.Instant?, name: String
     ) async throws(SnapPoemError) -> (lines: [(Int, RecognizedLine)], timedOut: Bool) {
         guard !indices.isEmpty else { return ([], false) }
-        let runs = Self.runs(of: indices, boxes: boxes, count: engines.count)
-        do {
-            return try await withThrowingTaskGroup(of: (Int, [RecognizedLine], Bool).self) { group in
-                for (number, run) in runs.enumerated() where !run.isEmpty {
-                    let engine = engines[number]
-                    let runBoxes = run.map { boxes[$0] }
-                    group.addTask {
-                        let read = try await engine.recognizeLines(image, boxes: runBoxes, options: options, deadline: deadline, name: name)
-                        return (number, read.lines, read.timedOut)
-                    }
-                }
-                var result: [(Int, RecognizedLine)] = []
-                var timedOut = false
-                for try await (number, read, stopped) in group {
-                    result += zip(runs[number], read).map { ($0, $1) }
-                    timedOut = timedOut || stopped
-                }
-                return (result.sorted { $0.0 < $1.0 }, timedOut)
-            }
-        } catch let error as SnapPoemError {
-            throw error
-        } catch {
-            throw .cancelled(path: name)
-        }
-    }
-
-    /// `indices` cut into `count` contiguous runs of about equal line area.
-    static func runs(of indices: [Int], boxes: [BoundingBox], count: Int) -> [[Int]] {
-        guard count > 1, indices.count > 1 else { return [indices] }
-        let area = indices.map { Double(boxes[$0].width * boxes[$0].height) }
-        let total = area.reduce(0, +)
-        var runs: [[Int]] = [[]]
-        var sum = 0.0
-        for (position, index) in indices.enumerated() {
-            if runs.count < count, sum >= total * Double(runs.count) / Double(count), !runs[runs.count - 1].isEmpty {
-                runs.append([])
-            }
-            runs[runs.count - 1].append(index)
-            sum += area[position]
-        }
-        return runs
+        let queue = LineQueue(boxes: indices.map { boxes[$0] }, leading: 0) { _ in true }
+        let timedOut = try await Self.read(queue, image: image, with: engines, options: options, deadline: deadline, name: name)
+        return (zip(indices, queue.lines).compactMap { index, line in line.map { (index, $0) } }, timedOut)
     }
 
     /// The page built from the layout and the lines read: blocks and paragraphs as layout

@@ -93,16 +93,6 @@ struct TwoEngineTests {
         missing.engine.languages = try LanguageSet(parsing: "eng+zzz")
         #expect(throws: SnapPoemError.self) { try PoemScanner(startingWith: missing) }
     }
-
-    @Test("The work is split into runs of about equal line area, in order")
-    func runs() {
-        let boxes = (0..<6).map { BoundingBox(left: 0, top: $0 * 10, right: $0 == 0 ? 500 : 100, bottom: $0 * 10 + 10) }
-        let runs = PageReading.runs(of: Array(0..<6), boxes: boxes, count: 2)
-        #expect(runs.count == 2)
-        #expect(runs.flatMap { $0 } == Array(0..<6))
-        #expect(runs[0] == [0])
-        #expect(PageReading.runs(of: [3], boxes: boxes, count: 2) == [[3]])
-    }
 }
 
 /// Collects batch results from the callback.
