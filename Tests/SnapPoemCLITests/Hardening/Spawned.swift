@@ -258,9 +258,14 @@ struct Spawned {
         // that posix_spawn starts shares the test process's memory until it execs, and Linux
         // carries that memory's high-water mark into the child's, so every child would
         // report the (large, growing) test process's peak.
+        // Only samples taken once the child runs snap-poem itself count: before that it is
+        // bash (the prelude) or, for an instant, still the test process's copy.
         var peakKilobytes = 0
+        let executable = BinaryRun.executable.resolvingSymlinksInPath().path
         while true {
-            if let sample = Self.highWaterKilobytes(of: pid) { peakKilobytes = max(peakKilobytes, sample) }
+            if Self.executablePath(of: pid) == executable, let sample = Self.highWaterKilobytes(of: pid) {
+                peakKilobytes = max(peakKilobytes, sample)
+            }
             let done = wait4(pid, &status, WNOHANG, &usage)
             if done == pid { break }
             if done < 0, errno != EINTR { throw SpawnFailure(description: "wait4 failed: \(errno)") }
@@ -283,6 +288,14 @@ struct Spawned {
             error: String(decoding: read(2), as: UTF8.self),
             peakMegabytes: peakKilobytes / 1024,
             ended: ended)
+    }
+
+    /// The program a running process executes (`/proc/PID/exe`), nil once it has ended.
+    static func executablePath(of pid: pid_t) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `VmHWM` of a running process, in KiB (nil once it has ended).
