@@ -145,7 +145,7 @@ struct OpenAPITests {
         }
     }
 
-    @Test("schemathesis against the real server: no server error; statuses, content types, headers and bodies as declared")
+    @Test("schemathesis against the real server: no 5xx but a time limit's 504; statuses, content types, headers and bodies as declared")
     func schemathesis() async throws {
         let tool = Fixtures.root.appendingPathComponent(".build/service-venv/bin/schemathesis").path
         try #require(
@@ -160,7 +160,11 @@ struct OpenAPITests {
                 process.arguments = [
                     "run", "http://127.0.0.1:\(server.port)/openapi.json",
                     "--checks",
-                    "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance",
+                    // Not `not_a_server_error`: it counts every 5xx, and schemathesis sends the
+                    // smallest documented `timeout` (1 ms), whose documented answer is a 504
+                    // with the partial text when the machine is busy. The server's log is
+                    // checked for every other 5xx below.
+                    "status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance",
                     "--max-examples", "40", "--request-timeout", "120", "--no-color",
                 ]
                 var environment = ProcessInfo.processInfo.environment
@@ -182,7 +186,10 @@ struct OpenAPITests {
             #expect(run.1.contains("Operations:") && run.1.contains("passed"), "\(run.1.suffix(3000))")
             // It really read images: schemathesis makes small valid PNGs for image/png bodies.
             #expect(server.log.contains("path=/v1/poems status=200"), "\(server.log.suffix(2000))")
-            #expect(!server.log.contains("status=500"))
+            let serverErrors = server.log.split(separator: "\n").filter {
+                $0.contains(" status=5") && !$0.contains(" status=504 ")
+            }
+            #expect(serverErrors.isEmpty, "\(serverErrors.prefix(5).joined(separator: "\n"))")
         }
     }
 }
