@@ -45,7 +45,12 @@ let package = Package(
         .target(name: "CProcessGuard"),
         // The command line as a library that returns an exit code, so tests run it in-process.
         .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer", "CProcessGuard"]),
-        .executableTarget(name: "snap-poem", dependencies: ["SnapPoemCLI"]),
+        // It exports Leptonica's pixWriteMemPng, defined in CTesseractShim, so that the line
+        // images Tesseract keeps in memory are stored without deflate (LineImageEncoding.cpp).
+        .executableTarget(
+            name: "snap-poem", dependencies: ["SnapPoemCLI"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=pixWriteMemPng"])]
+        ),
         // The manual page and shell completions, from the option table, for `make install`
         // and `make deb` (not installed itself).
         .executableTarget(name: "snap-poem-generate", dependencies: ["SnapPoemCLI"]),

@@ -70,7 +70,10 @@ snap_poem_call_status snap_poem_tess_monitor_create(ETEXT_DESC **monitor) {
 
 snap_poem_call_status snap_poem_tess_recognize(TessBaseAPI *handle, ETEXT_DESC *monitor, int *result) {
     *result = -1;
-    return guarded([&] { *result = TessBaseAPIRecognize(handle, monitor); });
+    snap_poem_set_recognising(1);
+    auto status = guarded([&] { *result = TessBaseAPIRecognize(handle, monitor); });
+    snap_poem_set_recognising(0);
+    return status;
 }
 
 snap_poem_call_status snap_poem_tess_utf8_text(TessBaseAPI *handle, char **text) {

@@ -48,6 +48,12 @@ snap_poem_call_status snap_poem_tess_set_image2(TessBaseAPI *handle, struct Pix 
 snap_poem_call_status snap_poem_tess_monitor_create(ETEXT_DESC **monitor);
 /// TessBaseAPIRecognize; `*result` is its result (0 on success).
 snap_poem_call_status snap_poem_tess_recognize(TessBaseAPI *handle, ETEXT_DESC *monitor, int *result);
+
+/// Marks the calling thread as inside (1) or outside (0) a recognition: while inside, the
+/// line images Tesseract keeps as PNGs in memory are stored without deflate (see
+/// LineImageEncoding.cpp; in effect only in an executable that exports pixWriteMemPng).
+/// `snap_poem_tess_recognize` sets it around its call.
+void snap_poem_set_recognising(int inside);
 /// TessBaseAPIGetUTF8Text (free with TessDeleteText).
 snap_poem_call_status snap_poem_tess_utf8_text(TessBaseAPI *handle, char **text);
 /// TessBaseAPIGetHOCRText, TessBaseAPIGetTsvText or TessBaseAPIGetAltoText for `kind` 0, 1
