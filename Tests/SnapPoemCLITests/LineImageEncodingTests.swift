@@ -10,13 +10,20 @@ struct LineImageEncodingTests {
     @Test("Leptonica's calls to pixWriteMemPng land in snap-poem's own definition during a real recognition")
     func interpositionHolds() async throws {
         // The dynamic linker reports each symbol it binds; liblept's call to pixWriteMemPng
-        // happens when Tesseract stores its first line image.
+        // happens when Tesseract stores its first line image. The report goes to a file
+        // (LD_DEBUG_OUTPUT, one per process): on standard error its megabytes would fill the
+        // pipe while the test reads standard output.
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         var environment = ProcessInfo.processInfo.environment
         environment["LD_DEBUG"] = "bindings"
+        environment["LD_DEBUG_OUTPUT"] = folder.appendingPathComponent("bindings").path
         let run = try await BinaryRun.run([Fixtures.sample("Lenore.png")], environment: environment)
         #expect(run.status == 0, "\(run.error.suffix(2000))")
         #expect(run.output.contains("Lenore"))
-        let bindings = run.error.split(separator: "\n").filter { $0.contains("`pixWriteMemPng'") }
+        let report = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+        let bindings = report.split(separator: "\n").filter { $0.contains("`pixWriteMemPng'") }
         #expect(
             bindings.contains { line in
                 // "binding file …/liblept.so.5 [0] to …/snap-poem [0]: normal symbol `pixWriteMemPng'"
