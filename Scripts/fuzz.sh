@@ -42,10 +42,15 @@ c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address -I/usr/include/leptonica)
 
 # CTesseractShim and CProcessGuard: C/C++ objects and module maps the Swift modules import.
 build_c_targets() {
-  [ "$out/modules/c.stamp" -nt Sources/CTesseractShim/TesseractShim.cpp ] &&
-    [ "$out/modules/c.stamp" -nt Sources/CProcessGuard/ProcessGuard.c ] && return
-  clang++ "${c_flags[@]}" -std=c++17 -I Sources/CTesseractShim/include -c Sources/CTesseractShim/TesseractShim.cpp \
-    -o "$out/modules/CTesseractShim.o"
+  if [ -f "$out/modules/c.stamp" ] &&
+    [ -z "$(find Sources/CTesseractShim Sources/CProcessGuard -type f -newer "$out/modules/c.stamp" | head -1)" ]; then
+    return
+  fi
+  # Every C++ file of the shim (TesseractShim.cpp, LineImageEncoding.cpp, ...): one object each, all linked.
+  for source in Sources/CTesseractShim/*.cpp; do
+    local object="$out/modules/CTesseractShim-$(basename "$source" .cpp).o"
+    clang++ "${c_flags[@]}" -std=c++17 -I Sources/CTesseractShim/include -c "$source" -o "$object"
+  done
   clang "${c_flags[@]}" -I Sources/CProcessGuard/include -c Sources/CProcessGuard/ProcessGuard.c -o "$out/modules/CProcessGuard.o"
   cat > "$out/modules/module.modulemap" <<MAP
 module CTesseractShim {
@@ -84,7 +89,7 @@ build_target() {
   if [ -f "$binary" ] && [ -z "$(find "$file" "${objects[@]}" -newer "$binary" | head -1)" ]; then return; fi
   echo "fuzz: linking fuzz-$target"
   swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" "$file" "${objects[@]}" \
-    "$out/modules/CTesseractShim.o" "$out/modules/CProcessGuard.o" -ltesseract -llept -lmicrohttpd -lstdc++ -o "$binary" \
+    "$out"/modules/CTesseractShim-*.o "$out/modules/CProcessGuard.o" -ltesseract -llept -lmicrohttpd -lstdc++ -o "$binary" \
     2> >(grep -v -e "warning: " -e "Cannot export local symbol" >&2 || true)
 }
 
