@@ -56,10 +56,13 @@ let package = Package(
         .executableTarget(name: "snap-poem-generate", dependencies: ["SnapPoemCLI"]),
         // `make bench`: stage timings and a side-by-side comparison with the tesseract CLI.
         .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),
-        .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem"]),
-        .testTarget(name: "SnapPoemCLITests", dependencies: ["SnapPoemCLI", "SnapPoem"]),
+        // What every test target shares: running a child process without a pipe deadlock.
+        .target(name: "SnapPoemTestSupport", path: "Tests/Support"),
+        .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem", "SnapPoemTestSupport"]),
+        .testTarget(name: "SnapPoemCLITests", dependencies: ["SnapPoemCLI", "SnapPoem", "SnapPoemTestSupport"]),
         // Browser/ holds the Selenium script the browser test runs.
-        .testTarget(name: "SnapPoemServiceTests", dependencies: ["SnapPoemService", "SnapPoem"], exclude: ["Browser"]),
+        .testTarget(
+            name: "SnapPoemServiceTests", dependencies: ["SnapPoemService", "SnapPoem", "SnapPoemTestSupport"], exclude: ["Browser"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 
 /// Folders of small real images for the batch tests, and ways to look at what a batch left.
 enum BatchFixtures {
@@ -63,21 +64,19 @@ enum InterruptedRun {
                     let process = Process()
                     process.executableURL = BinaryRun.executable
                     process.arguments = arguments
-                    let output = Pipe(), error = Pipe()
-                    process.standardOutput = output
-                    process.standardError = error
-                    process.standardInput = FileHandle.nullDevice
-                    try process.run()
-                    let deadline = Date().addingTimeInterval(120)
-                    while !ready(), process.isRunning, Date() < deadline { usleep(20_000) }
-                    if process.isRunning { kill(process.processIdentifier, SIGINT) }
-                    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-                    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
+                    // The interrupter waits on a thread of its own while both pipes are drained.
+                    let result = try PipedProcess.run(process, input: nil) {
+                        DispatchQueue.global().async {
+                            let deadline = Date().addingTimeInterval(120)
+                            while !ready(), process.isRunning, Date() < deadline { usleep(20_000) }
+                            if process.isRunning { kill(process.processIdentifier, SIGINT) }
+                        }
+                        return nil
+                    }
                     continuation.resume(
                         returning: BinaryRun(
-                            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                            error: String(decoding: errorData, as: UTF8.self)))
+                            status: result.status, output: String(decoding: result.output, as: UTF8.self),
+                            error: String(decoding: result.error, as: UTF8.self)))
                 } catch {
                     continuation.resume(throwing: error)
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Testing
 
 /// Runs the built `snap-poem` executable as a user would.
@@ -41,20 +42,11 @@ struct BinaryRun {
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let output = Pipe(), error = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let result = try PipedProcess.run(process, input: stdin)
         return BinaryRun(
-            status: process.terminationStatus,
-            output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+            status: result.status,
+            output: String(decoding: result.output, as: UTF8.self),
+            error: String(decoding: result.error, as: UTF8.self))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Synchronization
 import Testing
 
@@ -327,15 +328,8 @@ extension ServerProcess {
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
-            let output = Pipe(), error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+            let result = try PipedProcess.run(process, input: nil)
+            return (result.status, String(decoding: result.output, as: UTF8.self), String(decoding: result.error, as: UTF8.self))
         }
     }
 }

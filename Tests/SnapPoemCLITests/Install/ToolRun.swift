@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Testing
 
 /// Runs a system tool (man, bash, zsh, fish) in a folder, with an environment of the test's
@@ -42,33 +43,14 @@ struct ToolRun {
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = folder }
         if let environment { process.environment = environment }
-        let output = Pipe(), error = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input
-        try process.run()
-        try input.fileHandleForWriting.close()
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
-        let errorData = Collected()
-        let errorRead = DispatchGroup()
-        errorRead.enter()
-        DispatchQueue.global().async {
-            errorData.data = error.fileHandleForReading.readDataToEndOfFile()
-            errorRead.leave()
+        let result = try PipedProcess.run(process, input: nil) {
+            let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
+            return watchdog
         }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        errorRead.wait()
-        process.waitUntilExit()
-        watchdog.cancel()
         return ToolRun(
-            status: process.terminationStatus,
-            output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData.data, as: UTF8.self))
-    }
-
-    /// Bytes one thread writes and another reads after waiting for it.
-    private final class Collected: @unchecked Sendable {
-        var data = Data()
+            status: result.status,
+            output: String(decoding: result.output, as: UTF8.self),
+            error: String(decoding: result.error, as: UTF8.self))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Testing
 
 @testable import SnapPoem
@@ -97,20 +98,11 @@ enum Python {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", script]
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PythonFailure(message: String(decoding: errors, as: UTF8.self))
+        let result = try PipedProcess.run(process, input: input)
+        guard result.status == 0 else {
+            throw PythonFailure(message: String(decoding: result.error, as: UTF8.self))
         }
-        return String(decoding: output, as: UTF8.self)
+        return String(decoding: result.output, as: UTF8.self)
     }
 
     struct PythonFailure: Error, CustomStringConvertible {
