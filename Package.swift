@@ -45,11 +45,19 @@ let package = Package(
         .target(name: "CProcessGuard"),
         // The command line as a library that returns an exit code, so tests run it in-process.
         .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer", "CProcessGuard"]),
-        // It exports Leptonica's pixWriteMemPng, defined in CTesseractShim, so that the line
-        // images Tesseract keeps in memory are stored without deflate (LineImageEncoding.cpp).
+        // It exports two functions CTesseractShim defines over the libraries' own: Leptonica's
+        // pixWriteMemPng, so that the line images Tesseract keeps in memory are stored without
+        // deflate (LineImageEncoding.cpp), and Tesseract's UnicharAmbigs::LoadUniversal, so that
+        // an LSTM-only engine does not parse the legacy engine's ambiguity table
+        // (UniversalAmbiguities.cpp).
         .executableTarget(
             name: "snap-poem", dependencies: ["SnapPoemCLI"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=pixWriteMemPng"])]
+            linkerSettings: [
+                .unsafeFlags([
+                    "-Xlinker", "--export-dynamic-symbol=pixWriteMemPng",
+                    "-Xlinker", "--export-dynamic-symbol=_ZN9tesseract13UnicharAmbigs13LoadUniversalERKNS_10UNICHARSETEPS1_",
+                ])
+            ]
         ),
         // The manual page and shell completions, from the option table, for `make install`
         // and `make deb` (not installed itself).

@@ -40,8 +40,11 @@ snap_poem_call_status snap_poem_tess_init4(TessBaseAPI *handle, const char *data
                                            TessOcrEngineMode mode, char **names, char **values, size_t count,
                                            int *result) {
     *result = -1;
-    return guarded(
+    snap_poem_set_loading_lstm_only(mode == tesseract::OEM_LSTM_ONLY);
+    const snap_poem_call_status status = guarded(
         [&] { *result = TessBaseAPIInit4(handle, datapath, language, mode, nullptr, 0, names, values, count, 0); });
+    snap_poem_set_loading_lstm_only(0);
+    return status;
 }
 
 snap_poem_call_status snap_poem_tess_init3(TessBaseAPI *handle, const char *datapath, const char *language,

@@ -54,6 +54,13 @@ snap_poem_call_status snap_poem_tess_recognize(TessBaseAPI *handle, ETEXT_DESC *
 /// LineImageEncoding.cpp; in effect only in an executable that exports pixWriteMemPng).
 /// `snap_poem_tess_recognize` sets it around its call.
 void snap_poem_set_recognising(int inside);
+
+/// Whether the calling thread is inside an LSTM-only initialisation (`snap_poem_tess_init4`
+/// with `OEM_LSTM_ONLY` sets it around its call). In an executable that exports
+/// `tesseract::UnicharAmbigs::LoadUniversal` (snap-poem does), Tesseract's universal
+/// ambiguity table, which only the legacy engine reads, is then not parsed (see
+/// UniversalAmbiguities.cpp).
+void snap_poem_set_loading_lstm_only(int inside);
 /// TessBaseAPIGetUTF8Text (free with TessDeleteText).
 snap_poem_call_status snap_poem_tess_utf8_text(TessBaseAPI *handle, char **text);
 /// TessBaseAPIGetHOCRText, TessBaseAPIGetTsvText or TessBaseAPIGetAltoText for `kind` 0, 1
