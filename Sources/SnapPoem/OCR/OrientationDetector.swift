@@ -57,6 +57,46 @@ public final class OrientationDetector: Sendable {
         return try result.get()
     }
 
+    /// What detection gave before a deadline.
+    enum Detection: Sendable {
+        /// Detection finished: the page's orientation, or nil when there was too little text.
+        case finished(PageOrientation?)
+        /// The deadline came first. The detection goes on on the detector's queue, so the next
+        /// call starts after it, with the engine intact.
+        case outOfTime
+    }
+
+    /// `detect(_:)`, waited for until `deadline` at most: Tesseract's orientation detection
+    /// cannot be stopped (it has no progress monitor) and takes 0.2–0.5 s, so a scan with a
+    /// time limit stops waiting for it instead of overrunning the limit by that much.
+    ///
+    /// - Throws: as `detect(_:)`, when detection finished with an error before the deadline.
+    func detect(_ image: PoemImage, before deadline: ContinuousClock.Instant?) async throws(SnapPoemError) -> Detection {
+        guard let deadline else { return .finished(try await detect(image)) }
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return .outOfTime }
+        let engine = self.engine
+        // Resumed once, by whichever comes first: the detection or the deadline.
+        let waiting = Locked<CheckedContinuation<Result<Detection, SnapPoemError>, Never>?>(nil)
+        let result: Result<Detection, SnapPoemError> = await withCheckedContinuation { continuation in
+            waiting.withLock { $0 = continuation }
+            queue.async {
+                let outcome: Result<Detection, SnapPoemError>
+                do throws(SnapPoemError) {
+                    outcome = .success(.finished(try engine.loaded().detect(image)))
+                } catch {
+                    outcome = .failure(error)
+                }
+                waiting.withLock { pending in pending.take() }?.resume(returning: outcome)
+            }
+            let nanoseconds = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+                waiting.withLock { pending in pending.take() }?.resume(returning: .success(.outOfTime))
+            }
+        }
+        return try result.get()
+    }
+
     /// Whether `orientation` is a turn worth applying: not upright, and confident enough.
     public static func shouldRotate(_ orientation: PageOrientation) -> Bool {
         orientation.rotation != 0 && orientation.confidence >= minimumConfidence

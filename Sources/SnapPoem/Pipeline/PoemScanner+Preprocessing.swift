@@ -50,6 +50,10 @@ extension PoemScanner {
         var preprocessTime: Duration = .zero
         /// Time spent on the second recognition.
         var recognizeTime: Duration = .zero
+        /// Whether the time limit came before orientation detection, or the turned page's
+        /// reading, finished: the page could not be checked, so its reading is one the limit
+        /// cut short.
+        var outOfTime = false
     }
 
     /// Detects the orientation of a page that read badly and, if it is confidently turned,
@@ -74,7 +78,17 @@ extension PoemScanner {
         var retry = OrientationRetry(better: nil, report: first.report)
         let detected: PageOrientation?
         do throws(SnapPoemError) {
-            detected = try await orientationDetector.detect(stage.prepared.image)
+            // The time limit holds for orientation detection too: it is waited for until the
+            // deadline at most.
+            switch try await orientationDetector.detect(stage.prepared.image, before: deadline) {
+            case .finished(let orientation):
+                detected = orientation
+            case .outOfTime:
+                retry.report.notes.append("orientation detection did not finish within the time limit; the page was read as it is")
+                retry.outOfTime = true
+                retry.preprocessTime = clock.now - start
+                return retry
+            }
         } catch {
             retry.report.notes.append("orientation detection could not run (\(error.naming(name).description))")
             retry.preprocessTime = clock.now - start
@@ -104,6 +118,7 @@ extension PoemScanner {
             guard left > .zero else {
                 retry.report.notes.append(
                     "orientation detection suggested turning \(turn.rotation)°, but the time limit left no time to read the page again")
+                retry.outOfTime = true
                 return retry
             }
             recognition.timeLimit = left
@@ -113,6 +128,11 @@ extension PoemScanner {
         retry.recognizeTime = clock.now - recognizeStart
         if !second.timedOut, second.hasText && (!page.hasText || second.meanConfidence > page.meanConfidence) {
             retry.better = (turned, second, reading)
+        } else if second.timedOut {
+            retry.outOfTime = true
+            retry.report.notes.append(
+                "orientation detection suggested turning \(turn.rotation)°, but the time limit ended the turned page's reading; kept as it was"
+            )
         } else {
             retry.report.notes.append(
                 "orientation detection suggested turning \(turn.rotation)°, but the turned page read worse (confidence \(second.meanConfidence) against \(page.meanConfidence)); kept as it was"

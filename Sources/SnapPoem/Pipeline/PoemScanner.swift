@@ -218,12 +218,20 @@ public final class PoemScanner: Sendable {
             }
             preprocessTime += retry.preprocessTime
             recognizeTime += retry.recognizeTime
+            if retry.outOfTime { page.timedOut = true }
         }
         if reading?.stoppedEarly != nil {
-            // Not turned after all (or detection could not tell): read the whole page as it is.
-            let again = clock.now
-            (page, reading) = try await read(preparation.image, options: recognition, deadline: deadline, name: name, progress: progress)
-            recognizeTime += clock.now - again
+            if let deadline, clock.now >= deadline {
+                // The time limit passed during orientation detection: what the first reading
+                // read stands, as the part the limit left.
+                page.timedOut = true
+            } else {
+                // Not turned after all (or detection could not tell): read the whole page as it is.
+                let again = clock.now
+                (page, reading) = try await read(
+                    preparation.image, options: recognition, deadline: deadline, name: name, progress: progress)
+                recognizeTime += clock.now - again
+            }
         }
 
         var coverage: TextCoverage?
