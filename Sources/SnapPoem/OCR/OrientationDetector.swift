@@ -11,6 +11,8 @@ import Foundation
 public final class OrientationDetector: Sendable {
     private let queue: DispatchQueue
     private let engine: OrientationEngineBox
+    /// Detections with a deadline given to the queue and not finished yet.
+    private let pending = Locked(0)
     /// The tessdata folder holding `osd.traineddata`.
     public let tessdataDirectory: URL
 
@@ -76,11 +78,14 @@ public final class OrientationDetector: Sendable {
         let left = ContinuousClock.now.duration(to: deadline)
         guard left > .zero else { return .outOfTime }
         let engine = self.engine
+        let pending = self.pending
         // Resumed once, by whichever comes first: the detection or the deadline.
         let waiting = Locked<CheckedContinuation<Result<Detection, SnapPoemError>, Never>?>(nil)
         let result: Result<Detection, SnapPoemError> = await withCheckedContinuation { continuation in
             waiting.withLock { $0 = continuation }
+            pending.withLock { $0 += 1 }
             queue.async {
+                defer { pending.withLock { $0 -= 1 } }
                 let outcome: Result<Detection, SnapPoemError>
                 do throws(SnapPoemError) {
                     outcome = .success(.finished(try engine.loaded().detect(image)))
@@ -95,6 +100,15 @@ public final class OrientationDetector: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// Whether a detection whose caller stopped waiting at its deadline is still running.
+    var isWorking: Bool { pending.withLock { $0 > 0 } }
+
+    /// Returns once every detection given so far has finished, those whose callers stopped
+    /// waiting included.
+    func finishWork() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in queue.async { continuation.resume() } }
     }
 
     /// Whether `orientation` is a turn worth applying: not upright, and confident enough.

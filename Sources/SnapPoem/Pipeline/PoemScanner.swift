@@ -19,10 +19,10 @@ public final class PoemScanner: Sendable {
     /// The engines that read a page line by line: `recognizer`, a second one, French ones.
     let engines: ReadingEngines
 
-    /// Whether any of this scanner's engines (`recognizer`, and those that read a page line
-    /// by line) is still working, perhaps on a recognition whose call already returned at
-    /// its time limit or on cancellation.
-    public var isWorking: Bool { engines.isWorking }
+    /// Whether any of this scanner's engines (`recognizer`, those that read a page line by
+    /// line, the orientation detector) is still working, perhaps on a recognition or a
+    /// detection whose call already returned at its time limit or on cancellation.
+    public var isWorking: Bool { engines.isWorking || orientationDetector?.isWorking == true }
 
     /// Returns once the scanner's own engine has loaded its models.
     ///
@@ -31,7 +31,10 @@ public final class PoemScanner: Sendable {
 
     /// Returns once every engine of this scanner has finished what it was given: after it,
     /// no Tesseract call of an earlier scan is still running.
-    public func finishWork() async { await engines.finishWork() }
+    public func finishWork() async {
+        await engines.finishWork()
+        await orientationDetector?.finishWork()
+    }
 
     /// Starts the engine for `configuration`.
     ///
@@ -194,8 +197,9 @@ public final class PoemScanner: Sendable {
                 bottom: Int((Double(region.bottom) * scaleY).rounded(.up)))
         }
         // An engine still finishing an earlier image's abandoned work (a time limit reached
-        // in layout analysis) does that first: this image's time limit starts after it.
-        if engines.isWorking { await engines.finishWork() }
+        // in layout analysis or orientation detection) does that first: this image's time
+        // limit starts after it.
+        if isWorking { await finishWork() }
         // Nor is it charged for loading the models, when they load in the background
         // (`init(startingWith:)`); a failed load fails the scan.
         try await engineStarted()

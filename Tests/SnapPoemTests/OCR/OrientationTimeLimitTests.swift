@@ -22,6 +22,10 @@ extension RecognizerControlTests {
             return
         }
         #expect(elapsed < .milliseconds(30) + .milliseconds(600), "took \(elapsed)")
+        // What a scanner waits for before its next image's time limit starts.
+        #expect(detector.isWorking)
+        await detector.finishWork()
+        #expect(!detector.isWorking)
         // The abandoned detection finishes on the detector's queue first; then a detection
         // without a deadline gives the turn, from an intact engine.
         guard case .finished(let turn) = try await detector.detect(upsideDown, before: nil) else {
