@@ -49,7 +49,8 @@ let package = Package(
         // pixWriteMemPng, so that the line images Tesseract keeps in memory are stored without
         // deflate (LineImageEncoding.cpp), and Tesseract's UnicharAmbigs::LoadUniversal, so that
         // an LSTM-only engine does not parse the legacy engine's ambiguity table
-        // (UniversalAmbiguities.cpp).
+        // (UniversalAmbiguities.cpp). The linker exports a definition that a linked library also
+        // has in any program (the tests' too); the flags say so explicitly for the one shipped.
         .executableTarget(
             name: "snap-poem", dependencies: ["SnapPoemCLI"],
             linkerSettings: [

@@ -1,18 +1,17 @@
-// See snap_poem_store_line_images_uncompressed in TesseractShim.h.
+// See snap_poem_set_recognising in TesseractShim.h.
 //
 // Tesseract keeps each text line it recognises as a PNG in memory (ImageData::SetPixInternal
 // writes it with pixWriteMem; the LSTM reads it back with pixReadMem a moment later). Leptonica
 // writes those PNGs with zlib's default level 6 unless the Pix's `special` field asks for
 // another, and Tesseract's line images never ask: on a 300-dpi page, deflating them was 7 %
 // of the process's CPU. Nothing in Tesseract's or Leptonica's API changes that level, so
-// this file defines Leptonica's pixWriteMemPng itself. An executable that exports the symbol
-// (`--export-dynamic-symbol=pixWriteMemPng`, set for snap-poem in Package.swift) is where
-// liblept's own call through its PLT lands; the definition here asks for level 0 (stored, no
-// deflate; PNG stays lossless, so the text is unchanged) while the calling thread is inside a
-// recognition, and hands every call on to Leptonica's definition. Outside a recognition
-// (snap-poem's own PNG exports), nothing changes. Where the symbol is not exported (a test
-// binary, another program linking the SnapPoem library), liblept binds to its own function
-// and this one is simply not used.
+// this file defines Leptonica's pixWriteMemPng itself. The linker puts a definition that a
+// linked shared library also defines into the executable's dynamic symbol table (gold and bfd
+// alike; Package.swift asks for it explicitly for snap-poem too), so liblept's own call
+// through its PLT lands here in every program that links CTesseractShim. The definition here
+// asks for level 0 (stored, no deflate; PNG stays lossless, so the text is unchanged) while
+// the calling thread is inside a recognition, and hands every call on to Leptonica's
+// definition. Outside a recognition (snap-poem's own PNG exports), nothing changes.
 #include "TesseractShim.h"
 
 #include <dlfcn.h>

@@ -40,10 +40,22 @@ snap_poem_call_status snap_poem_tess_init4(TessBaseAPI *handle, const char *data
                                            TessOcrEngineMode mode, char **names, char **values, size_t count,
                                            int *result) {
     *result = -1;
-    snap_poem_set_loading_lstm_only(mode == tesseract::OEM_LSTM_ONLY);
-    const snap_poem_call_status status = guarded(
-        [&] { *result = TessBaseAPIInit4(handle, datapath, language, mode, nullptr, 0, names, values, count, 0); });
+    const auto initialise = [&] {
+        return guarded(
+            [&] { *result = TessBaseAPIInit4(handle, datapath, language, mode, nullptr, 0, names, values, count, 0); });
+    };
+    const bool lstmOnly = mode == tesseract::OEM_LSTM_ONLY;
+    snap_poem_set_loading_lstm_only(lstmOnly);
+    snap_poem_call_status status = initialise();
     snap_poem_set_loading_lstm_only(0);
+    // A model without an LSTM part makes Tesseract fall back to its legacy engine, which
+    // reads the ambiguity table skipped above: initialise again, with it.
+    // (TessBaseAPIOem answers the mode asked for; the variable holds the one in use.)
+    int inUse = tesseract::OEM_LSTM_ONLY;
+    if (lstmOnly && status == SNAP_POEM_CALL_RETURNED && *result == 0 &&
+        TessBaseAPIGetIntVariable(handle, "tessedit_ocr_engine_mode", &inUse) && inUse != tesseract::OEM_LSTM_ONLY) {
+        status = initialise();
+    }
     return status;
 }
 

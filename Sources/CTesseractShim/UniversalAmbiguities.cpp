@@ -10,16 +10,21 @@
 // check); an engine initialised LSTM-only loads neither (init_tesseract_internal skips the
 // classifier and the legacy dictionary) and never reads it.
 //
-// So this file defines tesseract::UnicharAmbigs::LoadUniversal itself. An executable that
-// exports the symbol (set for snap-poem in Package.swift) is where libtesseract's own call
-// through its PLT lands. While the calling thread is inside an LSTM-only initialisation the
-// definition here leaves the table empty, as Tesseract itself does when the built-in text
-// cannot be opened; every other call (the legacy or combined modes, orientation detection)
-// goes on to Tesseract's definition. Where the symbol is not exported (a test binary,
-// another program linking the SnapPoem library), libtesseract binds to its own function and
-// this one is not used.
+// So this file defines tesseract::UnicharAmbigs::LoadUniversal itself. The linker puts a
+// definition that a linked shared library also defines into the executable's dynamic symbol
+// table (gold and bfd alike; Package.swift asks for it explicitly too), so libtesseract's own
+// call through its PLT lands here in every program that links CTesseractShim: snap-poem, its
+// tests, snap-poem-bench, a program using the SnapPoem library. While the calling thread is
+// inside an LSTM-only initialisation the definition here leaves the table empty, as
+// Tesseract itself does when the built-in text cannot be opened; every other call (the
+// legacy or combined modes, orientation detection), and every call while
+// `snap_poem_set_skips_universal_ambiguities(0)` is in effect, goes on to Tesseract's
+// definition. A libtesseract linked with -Bsymbolic-functions would call its own directly;
+// then nothing here runs and nothing changes.
 #include "TesseractShim.h"
 
+#include <atomic>
+#include <cstdio>
 #include <dlfcn.h>
 
 // Only the names, as libtesseract's ABI spells them (these headers are not installed):
@@ -35,6 +40,7 @@ public:
 namespace {
 
 thread_local bool loadingLSTMOnly = false;
+std::atomic<bool> skipsInLSTMOnly{true};
 
 // A member function is called with the object as its first argument (Itanium C++ ABI).
 using UniversalLoader = void (*)(tesseract::UnicharAmbigs *, const tesseract::UNICHARSET &, tesseract::UNICHARSET *);
@@ -50,11 +56,17 @@ UniversalLoader tesseractLoader() noexcept {
 
 extern "C" void snap_poem_set_loading_lstm_only(int inside) { loadingLSTMOnly = inside != 0; }
 
+extern "C" void snap_poem_set_skips_universal_ambiguities(int skips) { skipsInLSTMOnly = skips != 0; }
+
 __attribute__((visibility("default"))) void tesseract::UnicharAmbigs::LoadUniversal(
     const UNICHARSET &encoder_set, UNICHARSET *unicharset) {
-    if (loadingLSTMOnly) return;
+    if (loadingLSTMOnly && skipsInLSTMOnly) return;
     UniversalLoader loader = tesseractLoader();
-    // No next definition (libtesseract is always loaded beside this code): nothing to load.
-    if (loader == nullptr) return;
+    if (loader == nullptr) {
+        // No next definition, which cannot happen while libtesseract is loaded (it called
+        // this). Say so rather than run a legacy engine without its table in silence.
+        std::fputs("snap-poem: warning: Tesseract's universal ambiguity table could not be loaded\n", stderr);
+        return;
+    }
     loader(this, encoder_set, unicharset);
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// The executable stores Tesseract's in-memory line images without deflate
 /// (`Sources/CTesseractShim/LineImageEncoding.cpp`), and only those.
-@Suite("Line images stored without deflate, in the executable only")
+@Suite("Line images stored without deflate, and only they")
 struct LineImageEncodingTests {
     @Test("Leptonica's calls to pixWriteMemPng land in snap-poem's own definition during a real recognition")
     func interpositionHolds() async throws {

@@ -1,13 +1,11 @@
 import Foundation
 import Testing
 
-@testable import SnapPoem
-
 /// The executable's LSTM-only engines skip Tesseract's universal ambiguity table
-/// (`Sources/CTesseractShim/UniversalAmbiguities.cpp`), and read exactly as engines that
-/// parse it: the test process does not export the function, so its in-process scanner loads
-/// the table as Tesseract always does.
-@Suite("The legacy engine's ambiguity table is not parsed by LSTM-only engines, in the executable only")
+/// (`Sources/CTesseractShim/UniversalAmbiguities.cpp`): libtesseract's call lands in
+/// snap-poem's definition. That the reading is the same is checked in-process
+/// (`UniversalAmbiguitiesReadingTests`).
+@Suite("The legacy engine's ambiguity table is not parsed by the executable's LSTM-only engines")
 struct UniversalAmbiguitiesTests {
     static let symbol = "_ZN9tesseract13UnicharAmbigs13LoadUniversalERKNS_10UNICHARSETEPS1_"
 
@@ -31,29 +29,5 @@ struct UniversalAmbiguitiesTests {
                 return sides.count == 2 && sides[0].contains("libtesseract") && sides[1].hasPrefix(BinaryRun.executable.path + " ")
             },
             "\(bindings.prefix(3).joined(separator: "\n"))")
-    }
-
-    @Test(
-        "Without the table the executable reads every word, and its confidence, as an engine with it",
-        arguments: ["Lenore.png", "chanson-d-automne.png", "photo-blurred.jpg"])
-    func sameReading(sample: String) async throws {
-        let run = try await BinaryRun.run([Fixtures.sample(sample), "--format", "json"])
-        #expect(run.status == 0, "\(run.error)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        let recognition = try #require(document["recognition"] as? [String: Any])
-        let lines = try #require(recognition["lines"] as? [[String: Any]])
-        let executableWords = lines.flatMap { ($0["words"] as? [[String: Any]]) ?? [] }.map {
-            (text: $0["text"] as? String ?? "", confidence: $0["confidence"] as? Double ?? -1)
-        }
-
-        let poem = try await PoemScanner.scan(fileAt: URL(fileURLWithPath: Fixtures.sample(sample)))
-        let libraryWords = poem.page.words.filter { $0.text.contains { !$0.isWhitespace } }
-        #expect(executableWords.count > 10, "\(sample): \(executableWords.count) words")
-        #expect(executableWords.map(\.text) == libraryWords.map(\.text), "\(sample)")
-        for (fromExecutable, fromLibrary) in zip(executableWords, libraryWords) {
-            // The JSON rounds confidences to two decimals.
-            #expect(abs(fromExecutable.confidence - fromLibrary.confidence) <= 0.006, "\(sample): \(fromLibrary.text)")
-        }
-        #expect(document["originalText"] as? String == poem.recognizedText, "\(sample)")
     }
 }

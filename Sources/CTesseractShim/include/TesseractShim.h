@@ -51,16 +51,17 @@ snap_poem_call_status snap_poem_tess_recognize(TessBaseAPI *handle, ETEXT_DESC *
 
 /// Marks the calling thread as inside (1) or outside (0) a recognition: while inside, the
 /// line images Tesseract keeps as PNGs in memory are stored without deflate (see
-/// LineImageEncoding.cpp; in effect only in an executable that exports pixWriteMemPng).
+/// LineImageEncoding.cpp; in effect in every program that links this shim).
 /// `snap_poem_tess_recognize` sets it around its call.
 void snap_poem_set_recognising(int inside);
 
 /// Whether the calling thread is inside an LSTM-only initialisation (`snap_poem_tess_init4`
-/// with `OEM_LSTM_ONLY` sets it around its call). In an executable that exports
-/// `tesseract::UnicharAmbigs::LoadUniversal` (snap-poem does), Tesseract's universal
-/// ambiguity table, which only the legacy engine reads, is then not parsed (see
-/// UniversalAmbiguities.cpp).
+/// with `OEM_LSTM_ONLY` sets it around its call). Tesseract's universal ambiguity table,
+/// which only the legacy engine reads, is then not parsed (see UniversalAmbiguities.cpp).
 void snap_poem_set_loading_lstm_only(int inside);
+/// Whether LSTM-only initialisations skip the universal ambiguity table (1, the default) or
+/// load it as Tesseract does (0): for the test that compares the two readings.
+void snap_poem_set_skips_universal_ambiguities(int skips);
 /// TessBaseAPIGetUTF8Text (free with TessDeleteText).
 snap_poem_call_status snap_poem_tess_utf8_text(TessBaseAPI *handle, char **text);
 /// TessBaseAPIGetHOCRText, TessBaseAPIGetTsvText or TessBaseAPIGetAltoText for `kind` 0, 1

@@ -74,7 +74,8 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
     public struct Recognition: Sendable, Equatable, Codable {
         /// `meanConfidence`: Tesseract's mean word confidence, 0–100.
         public var meanConfidence: Int
-        /// `timedOut`: true when the time limit stopped recognition; the texts are then partial.
+        /// `timedOut`: true when the time limit stopped recognition (or the orientation check
+        /// of a page that read badly); the texts are then partial.
         public var timedOut: Bool
         /// `hasText`: whether any word with visible characters was found (a blank page can
         /// still report a confident empty word, so `meanConfidence` cannot tell).

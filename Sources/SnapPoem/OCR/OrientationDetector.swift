@@ -75,7 +75,8 @@ public final class OrientationDetector: Sendable {
     /// - Throws: as `detect(_:)`, when detection finished with an error before the deadline.
     func detect(_ image: PoemImage, before deadline: ContinuousClock.Instant?) async throws(SnapPoemError) -> Detection {
         guard let deadline else { return .finished(try await detect(image)) }
-        let left = ContinuousClock.now.duration(to: deadline)
+        // At most a year, as for recognition: the conversion to nanoseconds cannot overflow.
+        let left = min(ContinuousClock.now.duration(to: deadline), RecognitionControl.longestTimeLimit)
         guard left > .zero else { return .outOfTime }
         let engine = self.engine
         let pending = self.pending

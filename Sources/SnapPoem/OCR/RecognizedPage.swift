@@ -72,7 +72,8 @@ public struct RecognizedPage: Sendable, Equatable, Codable {
     public var meanConfidence: Int
     /// The layout: blocks → paragraphs → lines → words.
     public var blocks: [RecognizedBlock]
-    /// True when the time limit stopped recognition; `text` then holds what was read so far.
+    /// True when the time limit stopped recognition, or the orientation check of a page that
+    /// read badly (its detection, its turned reading); `text` then holds what was read so far.
     public var timedOut: Bool
     /// Width of the image that was recognised.
     public var imageWidth: Int

@@ -70,6 +70,14 @@ enum LibrarySetup {
     static func keepTesseractSingleThreaded() {
         setMaxActiveLevels?(0)
     }
+
+    /// Whether LSTM-only engines started from now on skip Tesseract's universal ambiguity
+    /// table, which only the legacy engine reads (true, the default: see
+    /// `Sources/CTesseractShim/UniversalAmbiguities.cpp`), or load it as Tesseract does: for
+    /// the test that compares the two readings.
+    static func setSkipsUniversalAmbiguities(_ skips: Bool) {
+        snap_poem_set_skips_universal_ambiguities(skips ? 1 : 0)
+    }
 }
 
 /// A value behind an `NSLock`.
