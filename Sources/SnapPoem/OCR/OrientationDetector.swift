@@ -93,11 +93,11 @@ public final class OrientationDetector: Sendable {
                 } catch {
                     outcome = .failure(error)
                 }
-                waiting.withLock { pending in pending.take() }?.resume(returning: outcome)
+                waiting.withLock { continuation in continuation.take() }?.resume(returning: outcome)
             }
             let nanoseconds = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
-                waiting.withLock { pending in pending.take() }?.resume(returning: .success(.outOfTime))
+                waiting.withLock { continuation in continuation.take() }?.resume(returning: .success(.outOfTime))
             }
         }
         return try result.get()

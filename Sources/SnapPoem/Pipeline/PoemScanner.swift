@@ -211,7 +211,6 @@ public final class PoemScanner: Sendable {
             prepared, options: recognition, deadline: deadline, name: name, progress: progress,
             doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil, inverted: preparation.report.inverted)
         var recognizeTime = clock.now - recognizeStart
-        var retryOutOfTime = false
         if let retry = try await retryIfTurned(
             stage: stage, first: preparation, page: page, recognition: recognition, deadline: deadline, name: name,
             progress: progress)
@@ -223,13 +222,11 @@ public final class PoemScanner: Sendable {
             }
             preprocessTime += retry.preprocessTime
             recognizeTime += retry.recognizeTime
-            if retry.outOfTime {
-                page.timedOut = true
-                retryOutOfTime = true
-            }
+            if retry.outOfTime { page.timedOut = true }
         }
         if reading?.stoppedEarly != nil {
-            if retryOutOfTime || deadline.map({ clock.now >= $0 }) == true {
+            // (A first reading that timed out was not checked: it stops late, not early.)
+            if page.timedOut || deadline.map({ clock.now >= $0 }) == true {
                 // The time limit passed during orientation detection: what the first reading
                 // read stands, as the part the limit left.
                 page.timedOut = true
