@@ -84,7 +84,7 @@ extension PoemScanner {
             case .finished(let orientation):
                 detected = orientation
             case .outOfTime:
-                retry.report.notes.append("orientation detection did not finish within the time limit; the page was read as it is")
+                retry.report.notes.append("the time limit ended before orientation detection could finish; the page was read as it is")
                 retry.outOfTime = true
                 retry.preprocessTime = clock.now - start
                 return retry
