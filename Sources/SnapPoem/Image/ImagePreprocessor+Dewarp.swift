@@ -58,6 +58,17 @@ extension ImagePreprocessor {
     ///
     /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate.
     public static func dewarped(_ image: PoemImage) throws(SnapPoemError) -> (image: PoemImage, curvature: PageCurvature?) {
+        try dewarped(image, measuringOnCopyReducedBy: 1)
+    }
+
+    /// `dewarped(_:)`, with the first measurement (`LineFit`, which decides whether the page
+    /// is curved at all) made on a copy `reduction` times smaller, sampled, when that is more
+    /// than 1: an enlarged page's lines are found at the scale it was photographed at
+    /// (`PreprocessingReport.lineFindingReduction`). The curvatures are those of the full
+    /// image; a curved page is modelled at full size.
+    static func dewarped(
+        _ image: PoemImage, measuringOnCopyReducedBy reduction: Double
+    ) throws(SnapPoemError) -> (image: PoemImage, curvature: PageCurvature?) {
         let gray = try grayscale(image)
         guard gray.width >= 100, gray.height >= 100 else { return (gray, nil) }
         try gray.pix.ensureRoomForOperation("dewarpBuildPageModel")
@@ -68,7 +79,7 @@ extension ImagePreprocessor {
         }
         // First the shape of every line at once, from one pass of Leptonica's text line
         // finder: a flat page (most pages) stops here.
-        guard let fit = LineFit(binary: binary, width: gray.width, height: gray.height) else { return (gray, nil) }
+        guard let fit = try firstFit(gray, binary: binary, reduction: reduction) else { return (gray, nil) }
         guard fit.isCurved else { return (gray, fit.curvature) }
         // A curved page: Leptonica's own model (vertical and horizontal disparity) where it
         // builds one, else the fit's vertical disparity.
@@ -100,6 +111,28 @@ extension ImagePreprocessor {
         }
         curvature.applied = true
         return (PoemImage(pix: PixImage(taking: result)), curvature)
+    }
+
+    /// The `LineFit` of `binary` (`gray` thresholded), or of a copy of `gray` sampled
+    /// `reduction` times smaller and thresholded alike, in `gray`'s pixels.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory`.
+    private static func firstFit(
+        _ gray: PoemImage, binary: UnsafeMutablePointer<PIX>, reduction: Double
+    ) throws(SnapPoemError) -> LineFit? {
+        let width = Int((Double(gray.width) / reduction).rounded()), height = Int((Double(gray.height) / reduction).rounded())
+        guard reduction > 1.05, width >= 100, height >= 100 else { return LineFit(binary: binary, width: gray.width, height: gray.height) }
+        let sampled = try gray.pix.transformed("pixScaleBySampling") {
+            pixScaleBySampling($0, Float(width) / Float(gray.width), Float(height) / Float(gray.height))
+        }
+        var reducedOwner = pixThresholdToBinary(sampled.pointer, 130)
+        defer { pixDestroy(&reducedOwner) }
+        guard let reduced = reducedOwner else {
+            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "thresholding the page to measure its curvature")
+        }
+        return LineFit(
+            binary: reduced, width: gray.width, height: gray.height,
+            scaleX: Double(gray.width) / Double(sampled.width), scaleY: Double(gray.height) / Double(sampled.height))
     }
 
     /// The least sag, in pixels, of the fitted line shape (`LineFit`), within the width the
@@ -152,8 +185,11 @@ struct LineFit {
     let sag: Double
 
     /// Fits the lines of `binary`; nil when fewer than 4 lines of at least 8 points across 15 %
-    /// of the width are found, or the fit is singular.
-    init?(binary: UnsafeMutablePointer<PIX>, width pixelWidth: Int, height pixelHeight: Int) {
+    /// of the width are found, or the fit is singular. `binary` may be a reduced copy of the
+    /// `pixelWidth` × `pixelHeight` image: its points are multiplied by `scaleX` and `scaleY`.
+    init?(
+        binary: UnsafeMutablePointer<PIX>, width pixelWidth: Int, height pixelHeight: Int, scaleX: Double = 1, scaleY: Double = 1
+    ) {
         var centresOwner = dewarpGetTextlineCenters(binary, 0)
         defer { ptaaDestroy(&centresOwner) }
         guard let centres = centresOwner else { return nil }
@@ -167,7 +203,7 @@ struct LineFit {
             for point in 0..<ptaGetCount(pta) {
                 var x: Float = 0, y: Float = 0
                 ptaGetPt(pta, point, &x, &y)
-                points.append((Double(x) / width - 0.5, Double(y) / height - 0.5))
+                points.append((Double(x) * scaleX / width - 0.5, Double(y) * scaleY / height - 0.5))
             }
             guard points.count >= 8, let first = points.first, let last = points.last, last.x - first.x >= 0.15 else { continue }
             lines.append(points)

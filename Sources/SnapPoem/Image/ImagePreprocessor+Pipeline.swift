@@ -96,7 +96,7 @@ extension ImagePreprocessor {
             }
         }
         if options.dewarps {
-            let (flattened, curvature) = try dewarped(current)
+            let (flattened, curvature) = try dewarped(current, measuringOnCopyReducedBy: report.lineFindingReduction)
             report.curvature = curvature
             if curvature?.applied == true { current = flattened }
         }

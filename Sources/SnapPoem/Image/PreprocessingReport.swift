@@ -148,3 +148,18 @@ public struct PreparedImage: Sendable {
         self.report = report
     }
 }
+
+extension PreprocessingReport {
+    /// The x-height, in pixels, under which the lines of an enlarged page are never looked for.
+    static let leastLineFindingXHeight = 16.0
+
+    /// How many times smaller than the prepared image a copy may be in which its text lines
+    /// are found (the curvature measurement, `ImagePreprocessor.dewarped`, and layout
+    /// analysis, `PageReading`): 1 unless the page was enlarged; for an enlarged page, the
+    /// scale it was photographed at, or an x-height of `leastLineFindingXHeight` where that
+    /// is larger. Enlarging small print serves the recognition of each line, not the finding.
+    var lineFindingReduction: Double {
+        guard scaleFactor > 1.05, let measured = analysis?.xHeight, measured > 0 else { return 1 }
+        return min(scaleFactor, max(1, measured * scaleFactor / Self.leastLineFindingXHeight))
+    }
+}

@@ -1,3 +1,4 @@
+import CTesseract
 import Foundation
 
 /// What reading a page line by line did: the engines, the language chosen, the lines read
@@ -16,6 +17,10 @@ public struct ReadingReport: Sendable, Equatable, Codable {
     public var lineLanguageRereads: Int
     /// Time spent in layout analysis, in milliseconds.
     public var layoutMilliseconds: Int
+    /// How many times smaller than the recognised image the copy was that layout analysis
+    /// found the lines in (an enlarged page's lines are found at about the scale it was
+    /// photographed at); nil when it read the recognised image itself.
+    public var layoutReduction: Double? = nil
     /// Why the reading stopped before the end of the page, when it was allowed to: the
     /// layout's lines run vertically (a page turned 90° or 270°), or the first lines read
     /// as garbage (a page upside down). The scanner then asks orientation detection at once
@@ -76,12 +81,15 @@ struct PageReading {
     ///
     /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory`, `.recognitionFailed`.
     ///
-    /// - Parameter doubtfulConfidence: when set, the reading stops early (with what it has)
-    ///   if the layout's lines run vertically or the first lines' mean word confidence is
-    ///   under it; `report.stoppedEarly` says why.
+    /// - Parameters:
+    ///   - doubtfulConfidence: when set, the reading stops early (with what it has) if the
+    ///     layout's lines run vertically or the first lines' mean word confidence is under
+    ///     it; `report.stoppedEarly` says why.
+    ///   - layoutReduction: how many times smaller the copy is that layout analysis reads
+    ///     (`layoutReduction(for:)`); 1 for the image itself.
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
-        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil
+        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, layoutReduction: Double = 1
     ) async throws(SnapPoemError) -> (page: RecognizedPage, report: ReadingReport)? {
         let clock = ContinuousClock()
         let start = clock.now
@@ -89,7 +97,10 @@ struct PageReading {
         // (Tesseract's page recognition finds nothing in it; read alone, it yields noise).
         // So is a tall, narrow one (a tree trunk, a rule in a drawing): a line of text is
         // wider than tall, bar a lone "I".
-        guard let found = try await engines.primary.layout(image, options: options, deadline: deadline, name: name) else {
+        guard
+            let (found, reducedBy) = try await layout(
+                image, reduction: layoutReduction, options: options, deadline: deadline, name: name)
+        else {
             // The time limit passed during layout analysis: nothing was read.
             let page = RecognizedPage.timedOutBeforeText(
                 imageWidth: image.width, imageHeight: image.height, renderings: options.renderings,
@@ -110,6 +121,7 @@ struct PageReading {
         var report = ReadingReport(
             engines: workers.count, lineCount: layout.count, language: nil, frenchLines: 0, lineLanguageRereads: 0,
             layoutMilliseconds: Int(layoutTime.components.seconds * 1000 + layoutTime.components.attoseconds / 1_000_000_000_000_000))
+        report.layoutReduction = reducedBy
         guard !layout.isEmpty else {
             return (Self.page(of: layout, lines: [], image: image, timedOut: false), report)
         }
@@ -209,6 +221,50 @@ struct PageReading {
         }
         report.frenchLines = inFrench.count
         return (Self.page(of: layout, lines: lines, image: image, timedOut: timedOut), report)
+    }
+
+    /// How many times smaller than the prepared image the copy is that layout analysis
+    /// reads: `PreprocessingReport.lineFindingReduction`, 1 (the image itself) unless
+    /// preprocessing enlarged the page.
+    ///
+    /// Enlarging small print serves the recognition of each line; finding the lines does not
+    /// need it, and layout analysis costs in proportion to the pixels: on the 300-dpi page
+    /// `scan-magazine-veil` (x-height 16.9, enlarged ×1.42) it took 360 ms enlarged and 200 ms
+    /// on the copy, with the same text on every held-out image (BENCHMARKS.md). A page read
+    /// at its own size or shrunk is analysed as it is: reducing it further saved 10–30 ms a
+    /// page and changed a line's word spacing on a book photo.
+    static func layoutReduction(for report: PreprocessingReport) -> Double { report.lineFindingReduction }
+
+    /// The primary engine's layout analysis of `image`, on a copy `reduction` times smaller
+    /// when that is more than 1 and the image is grey, with the boxes brought back to
+    /// `image`'s pixels. The copy is sampled (`pixScaleBySampling`): smoothing it, as
+    /// `pixScaleToSize` does, cost as much as the smaller layout saved.
+    func layout(
+        _ image: PoemImage, reduction: Double, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String
+    ) async throws(SnapPoemError) -> (lines: [LayoutLine], reduction: Double?)? {
+        let width = Int((Double(image.width) / reduction).rounded()), height = Int((Double(image.height) / reduction).rounded())
+        guard reduction > 1.05, image.bitsPerPixel == 8, width >= 64, height >= 64 else {
+            return try await engines.primary.layout(image, options: options, deadline: deadline, name: name).map { ($0, nil) }
+        }
+        let reduced = try await offload { () throws(SnapPoemError) in
+            PoemImage(
+                pix: try image.pix.transformed("pixScaleBySampling") {
+                    pixScaleBySampling($0, Float(width) / Float(image.width), Float(height) / Float(image.height))
+                })
+        }
+        guard let lines = try await engines.primary.layout(reduced, options: options, deadline: deadline, name: name) else { return nil }
+        let scaleX = Double(image.width) / Double(reduced.width), scaleY = Double(image.height) / Double(reduced.height)
+        func enlarged(_ box: BoundingBox) -> BoundingBox {
+            BoundingBox(
+                left: max(0, Int((Double(box.left) * scaleX).rounded(.down))),
+                top: max(0, Int((Double(box.top) * scaleY).rounded(.down))),
+                right: min(image.width, Int((Double(box.right) * scaleX).rounded(.up))),
+                bottom: min(image.height, Int((Double(box.bottom) * scaleY).rounded(.up))))
+        }
+        let mapped = lines.map {
+            LayoutLine(block: $0.block, paragraph: $0.paragraph, box: enlarged($0.box), blockBox: enlarged($0.blockBox))
+        }
+        return (mapped, (scaleX * 100).rounded() / 100)
     }
 
     /// The text of `lines`, one a line.

@@ -124,7 +124,9 @@ extension PoemScanner {
             recognition.timeLimit = left
         }
         let recognizeStart = clock.now
-        let (second, reading) = try await read(turned.image, options: recognition, deadline: deadline, name: name, progress: progress)
+        let (second, reading) = try await read(
+            turned.image, options: recognition, deadline: deadline, name: name, progress: progress,
+            layoutReduction: PageReading.layoutReduction(for: turned.report))
         retry.recognizeTime = clock.now - recognizeStart
         if !second.timedOut, second.hasText && (!page.hasText || second.meanConfidence > page.meanConfidence) {
             retry.better = (turned, second, reading)

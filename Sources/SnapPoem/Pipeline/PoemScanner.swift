@@ -209,7 +209,8 @@ public final class PoemScanner: Sendable {
         let mayStopEarly = preparation.report.rotation == 0 && configuration.preprocessing.detectsOrientation && orientationDetector != nil
         var (page, reading) = try await read(
             prepared, options: recognition, deadline: deadline, name: name, progress: progress,
-            doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil, inverted: preparation.report.inverted)
+            doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil, inverted: preparation.report.inverted,
+            layoutReduction: PageReading.layoutReduction(for: preparation.report))
         var recognizeTime = clock.now - recognizeStart
         if let retry = try await retryIfTurned(
             stage: stage, first: preparation, page: page, recognition: recognition, deadline: deadline, name: name,
@@ -234,7 +235,8 @@ public final class PoemScanner: Sendable {
                 // Not turned after all (or detection could not tell): read the whole page as it is.
                 let again = clock.now
                 (page, reading) = try await read(
-                    preparation.image, options: recognition, deadline: deadline, name: name, progress: progress)
+                    preparation.image, options: recognition, deadline: deadline, name: name, progress: progress,
+                    layoutReduction: PageReading.layoutReduction(for: preparation.report))
                 recognizeTime += clock.now - again
             }
         }
@@ -297,13 +299,14 @@ public final class PoemScanner: Sendable {
     /// one call of Tesseract's page recognition.
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
-        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, inverted: Bool = false
+        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, inverted: Bool = false, layoutReduction: Double = 1
     ) async throws(SnapPoemError) -> (RecognizedPage, ReadingReport?) {
         // Light text inverted to dark: line by line read the chalkboard sample with 6.7 % CER
         // (smudges taken for lines), Tesseract's page recognition with 1.9 %; it reads these.
         if configuration.readsByLine, PageReading.applies(to: options), !inverted,
             let read = try await PageReading(engines: engines, choosesLanguage: configuration.choosesLanguage).read(
-                image, options: options, deadline: deadline, name: name, progress: progress, doubtfulConfidence: doubtfulConfidence)
+                image, options: options, deadline: deadline, name: name, progress: progress, doubtfulConfidence: doubtfulConfidence,
+                layoutReduction: layoutReduction)
         {
             return (read.page, read.report)
         }
