@@ -1,6 +1,23 @@
 import CTesseract
 
 extension PoemImage {
+    /// The part of the image inside `region` (clipped to the image), as it is
+    /// (`pixClipRectangle`); nil when nothing of `region` lies in the image.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate the copy.
+    func cropped(to region: BoundingBox) throws(SnapPoemError) -> PoemImage? {
+        let area = region.clipped(width: width, height: height)
+        guard area.width > 0, area.height > 0 else { return nil }
+        guard let box = boxCreate(Int32(area.left), Int32(area.top), Int32(area.width), Int32(area.height)) else {
+            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "cutting \(area) out of a \(width)×\(height) image")
+        }
+        defer {
+            var owned: UnsafeMutablePointer<BOX>? = box
+            boxDestroy(&owned)
+        }
+        return PoemImage(pix: try pix.transformed("pixClipRectangle") { pixClipRectangle($0, box, nil) })
+    }
+
     /// The part of the image inside `region`, with every dark shape that `keep` refuses
     /// painted over in white: the coverage check uses it to read again only the text that
     /// Tesseract skipped, without the words around it that it did read, and without a
