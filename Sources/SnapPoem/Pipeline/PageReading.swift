@@ -237,7 +237,8 @@ struct PageReading {
                     doubtful, boxes: boxes, image: image,
                     engines: { inFrench.contains($0) && !frenchEngines.isEmpty ? frenchEngines : workers },
                     options: options, deadline: deadline, name: name)
-                timedOut = timedOut || read.timedOut
+                // Cut short by the time limit (`read.timedOut`), it loses nothing: a line not
+                // read again keeps its first reading, and the page is whole.
                 for (index, line) in read.lines where Self.confidence(of: line) > (lines[index].map(Self.confidence(of:)) ?? -1) {
                     lines[index] = line
                     report.enlargedRereads += 1
