@@ -72,15 +72,30 @@ extension ImagePreprocessor {
         let gray = try grayscale(image)
         guard gray.width >= 100, gray.height >= 100 else { return (gray, nil) }
         try gray.pix.ensureRoomForOperation("dewarpBuildPageModel")
-        var binaryOwner = pixThresholdToBinary(gray.pix.pointer, 130)
+        // The page thresholded at full size, made when first needed: a flat page measured on
+        // a reduced copy never needs it.
+        var binaryOwner: UnsafeMutablePointer<PIX>?
         defer { pixDestroy(&binaryOwner) }
-        guard let binary = binaryOwner else {
-            throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "thresholding the page to measure its curvature")
+        func fullBinary() throws(SnapPoemError) -> UnsafeMutablePointer<PIX> {
+            if let binaryOwner { return binaryOwner }
+            guard let made = pixThresholdToBinary(gray.pix.pointer, 130) else {
+                throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "thresholding the page to measure its curvature")
+            }
+            binaryOwner = made
+            return made
         }
         // First the shape of every line at once, from one pass of Leptonica's text line
         // finder: a flat page (most pages) stops here.
-        guard let fit = try firstFit(gray, binary: binary, reduction: reduction) else { return (gray, nil) }
+        let width = Int((Double(gray.width) / reduction).rounded()), height = Int((Double(gray.height) / reduction).rounded())
+        let first: LineFit?
+        if reduction > 1.05, width >= 100, height >= 100 {
+            first = try reducedFit(gray, width: width, height: height)
+        } else {
+            first = LineFit(binary: try fullBinary(), width: gray.width, height: gray.height)
+        }
+        guard let fit = first else { return (gray, nil) }
         guard fit.isCurved else { return (gray, fit.curvature) }
+        let binary = try fullBinary()
         // A curved page: Leptonica's own model (vertical and horizontal disparity) where it
         // builds one, else the fit's vertical disparity.
         var dewarpaOwner = dewarpaCreate(1, 30, 1, leastLines, -1)
@@ -113,15 +128,11 @@ extension ImagePreprocessor {
         return (PoemImage(pix: PixImage(taking: result)), curvature)
     }
 
-    /// The `LineFit` of `binary` (`gray` thresholded), or of a copy of `gray` sampled
-    /// `reduction` times smaller and thresholded alike, in `gray`'s pixels.
+    /// The `LineFit` of a `width` × `height` copy of `gray`, sampled and thresholded as the
+    /// full page is, in `gray`'s pixels.
     ///
     /// - Throws: `SnapPoemError.outOfMemory`.
-    private static func firstFit(
-        _ gray: PoemImage, binary: UnsafeMutablePointer<PIX>, reduction: Double
-    ) throws(SnapPoemError) -> LineFit? {
-        let width = Int((Double(gray.width) / reduction).rounded()), height = Int((Double(gray.height) / reduction).rounded())
-        guard reduction > 1.05, width >= 100, height >= 100 else { return LineFit(binary: binary, width: gray.width, height: gray.height) }
+    private static func reducedFit(_ gray: PoemImage, width: Int, height: Int) throws(SnapPoemError) -> LineFit? {
         let sampled = try gray.pix.transformed("pixScaleBySampling") {
             pixScaleBySampling($0, Float(width) / Float(gray.width), Float(height) / Float(gray.height))
         }

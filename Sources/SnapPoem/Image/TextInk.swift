@@ -179,10 +179,19 @@ extension BoundingBox {
     }
 
     /// The box with every edge multiplied by `factor`, rounded outwards.
-    func scaled(by factor: Double) -> BoundingBox {
+    func scaled(by factor: Double) -> BoundingBox { scaled(x: factor, y: factor) }
+
+    /// The box with its left and right edges multiplied by `x`, its top and bottom by `y`,
+    /// rounded outwards.
+    func scaled(x: Double, y: Double) -> BoundingBox {
         BoundingBox(
-            left: Int((Double(left) * factor).rounded(.down)), top: Int((Double(top) * factor).rounded(.down)),
-            right: Int((Double(right) * factor).rounded(.up)), bottom: Int((Double(bottom) * factor).rounded(.up)))
+            left: Int((Double(left) * x).rounded(.down)), top: Int((Double(top) * y).rounded(.down)),
+            right: Int((Double(right) * x).rounded(.up)), bottom: Int((Double(bottom) * y).rounded(.up)))
+    }
+
+    /// The box moved by `dx` to the right and `dy` down.
+    func offsetBy(dx: Int, dy: Int) -> BoundingBox {
+        BoundingBox(left: left + dx, top: top + dy, right: right + dx, bottom: bottom + dy)
     }
 
     /// The smallest box around `boxes` (an empty box at the origin when there are none).

@@ -281,11 +281,7 @@ struct PageReading {
         guard let lines = try await engines.primary.layout(reduced, options: options, deadline: deadline, name: name) else { return nil }
         let scaleX = Double(image.width) / Double(reduced.width), scaleY = Double(image.height) / Double(reduced.height)
         func enlarged(_ box: BoundingBox) -> BoundingBox {
-            BoundingBox(
-                left: max(0, Int((Double(box.left) * scaleX).rounded(.down))),
-                top: max(0, Int((Double(box.top) * scaleY).rounded(.down))),
-                right: min(image.width, Int((Double(box.right) * scaleX).rounded(.up))),
-                bottom: min(image.height, Int((Double(box.bottom) * scaleY).rounded(.up))))
+            box.scaled(x: scaleX, y: scaleY).clipped(width: image.width, height: image.height)
         }
         let mapped = lines.map {
             LayoutLine(block: $0.block, paragraph: $0.paragraph, box: enlarged($0.box), blockBox: enlarged($0.blockBox))
@@ -300,8 +296,9 @@ struct PageReading {
     /// Chosen on the 32 held-out images (BENCHMARKS.md): 9 of them have one line with a word
     /// under 50; reading those again ×1.5 corrected four ("Ta child" and "la child" → "I a
     /// child" on `clean-lamb` and `turned-90-lamb`, "Lun" → "L'un", "thro’" → "thro'") and
-    /// made none worse, mean CER 0.092 % → 0.063 %. With 60 or 70 more lines are read again and one low-resolution page loses a
-    /// letter; with 40 two of the four are missed; ×2 instead of ×1.5 made two pages worse.
+    /// made none worse, mean CER 0.092 % → 0.063 %. At 60 or 70 more lines are read again
+    /// and a low-resolution page loses a letter; at 40 one of the four is missed; ×2 instead
+    /// of ×1.5 corrects fewer and makes a turned page worse.
     static let doubtfulWordConfidence = 50.0
     /// How much larger the copy is from which a doubtful line is read again.
     static let rereadEnlargement = 1.5
@@ -331,16 +328,13 @@ struct PageReading {
             let width = Int((Double(rectangle.width) * factor).rounded()), height = Int((Double(rectangle.height) * factor).rounded())
             guard let crop = try image.cropped(to: rectangle) else { continue }
             let enlarged = try ImagePreprocessor.resized(crop, width: width, height: height)
-            let box = boxes[index]
-            let inner = BoundingBox(
-                left: Int((Double(box.left - rectangle.left) * factor).rounded()),
-                top: Int((Double(box.top - rectangle.top) * factor).rounded()),
-                right: Int((Double(box.right - rectangle.left) * factor).rounded()),
-                bottom: Int((Double(box.bottom - rectangle.top) * factor).rounded()))
-            let candidates = engines(index)
-            guard !candidates.isEmpty else { continue }
-            // Alternate between the engines, so that two lines read at once.
-            let engine = candidates.min { perEngine[ObjectIdentifier($0), default: 0] < perEngine[ObjectIdentifier($1), default: 0] }!
+            let inner = boxes[index].offsetBy(dx: -rectangle.left, dy: -rectangle.top).scaled(by: factor)
+            // The least busy of the line's engines, so that two lines are read at once.
+            guard
+                let engine = engines(index).min(by: {
+                    perEngine[ObjectIdentifier($0), default: 0] < perEngine[ObjectIdentifier($1), default: 0]
+                })
+            else { continue }
             perEngine[ObjectIdentifier(engine), default: 0] += 1
             jobs.append((index, engine, enlarged, rectangle, inner))
         }
@@ -356,11 +350,7 @@ struct PageReading {
                             if stopped { return (read, true) }
                             guard var line = lines.first else { continue }
                             func back(_ box: BoundingBox) -> BoundingBox {
-                                BoundingBox(
-                                    left: job.rectangle.left + Int((Double(box.left) / factor).rounded(.down)),
-                                    top: job.rectangle.top + Int((Double(box.top) / factor).rounded(.down)),
-                                    right: job.rectangle.left + Int((Double(box.right) / factor).rounded(.up)),
-                                    bottom: job.rectangle.top + Int((Double(box.bottom) / factor).rounded(.up)))
+                                box.scaled(by: 1 / factor).offsetBy(dx: job.rectangle.left, dy: job.rectangle.top)
                             }
                             line.words = line.words.map {
                                 RecognizedWord(text: $0.text, confidence: $0.confidence, boundingBox: back($0.boundingBox))

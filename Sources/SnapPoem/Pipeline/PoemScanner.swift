@@ -190,11 +190,7 @@ public final class PoemScanner: Sendable {
             region.bottom = min(max(region.bottom, region.top), image.height)
             let scaleX = Double(prepared.width) / Double(image.width)
             let scaleY = Double(prepared.height) / Double(image.height)
-            recognition.regionOfInterest = BoundingBox(
-                left: Int((Double(region.left) * scaleX).rounded(.down)),
-                top: Int((Double(region.top) * scaleY).rounded(.down)),
-                right: Int((Double(region.right) * scaleX).rounded(.up)),
-                bottom: Int((Double(region.bottom) * scaleY).rounded(.up)))
+            recognition.regionOfInterest = region.scaled(x: scaleX, y: scaleY)
         }
         // An engine still finishing an earlier image's abandoned work (a time limit reached
         // in layout analysis or orientation detection) does that first: this image's time

@@ -114,6 +114,7 @@ struct JSONExporterTests {
         poem.reading = ReadingReport(
             engines: 2, lineCount: 4, language: .english, frenchLines: 0, lineLanguageRereads: 0, layoutMilliseconds: 12)
         poem.reading?.stoppedEarly = .doubtfulStart
+        poem.reading?.layoutReduction = 1.42
         var report = poem.preprocessingReport
         report.curvature = PageCurvature(lineCount: 4, minimumCurvature: -90, maximumCurvature: -60, applied: true)
         poem.preprocessingReport = report
