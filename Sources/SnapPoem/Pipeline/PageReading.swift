@@ -312,7 +312,8 @@ struct PageReading {
     /// Reads the lines `indices` of `boxes` again, each from a copy of its rectangle
     /// (`TesseractEngine.lineRectangle`) enlarged by `rereadEnlargement`, with the engines
     /// `engines` gives for it (shared out so that two lines are read at once), the word boxes
-    /// brought back to `image`'s pixels. Grey images only: nothing is read for another depth.
+    /// brought back to `image`'s pixels. Grey images only: nothing is read for another depth,
+    /// nor for a line whose copy would be longer than `PreprocessingOptions.tesseractMaxSide`.
     ///
     /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory`, `.recognitionFailed`.
     static func rereadEnlarged(
@@ -326,7 +327,11 @@ struct PageReading {
         for index in indices {
             guard let rectangle = TesseractEngine.lineRectangle(boxes[index], in: image) else { continue }
             let width = Int((Double(rectangle.width) * factor).rounded()), height = Int((Double(rectangle.height) * factor).rounded())
-            guard let crop = try image.cropped(to: rectangle) else { continue }
+            // A line that would come out longer than Tesseract's coordinates reach (a page
+            // near 32767 px wide) keeps its first reading.
+            guard max(width, height) <= PreprocessingOptions.tesseractMaxSide, let crop = try image.cropped(to: rectangle) else {
+                continue
+            }
             let enlarged = try ImagePreprocessor.resized(crop, width: width, height: height)
             let inner = boxes[index].offsetBy(dx: -rectangle.left, dy: -rectangle.top).scaled(by: factor)
             // The least busy of the line's engines, so that two lines are read at once.

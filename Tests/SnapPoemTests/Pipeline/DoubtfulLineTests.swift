@@ -41,6 +41,20 @@ struct DoubtfulLineTests {
         }
     }
 
+    @Test("A line whose enlarged copy would pass Tesseract's 32767 px keeps its first reading")
+    func boundedBySideLimit() async throws {
+        // 22 000 px wide: ×1.5 would be 33 000.
+        let wide = try #require(PoemImage.filled(width: 22_000, height: 120))
+        let scanner = try await SharedScanner.get()
+        let workers = await scanner.engines.workers()
+        let boxes = [BoundingBox(left: 0, top: 30, right: 22_000, bottom: 90), BoundingBox(left: 100, top: 30, right: 900, bottom: 90)]
+        let read = try await PageReading.rereadEnlarged(
+            [0, 1], boxes: boxes, image: wide, engines: { _ in workers }, options: RecognitionOptions(), deadline: nil, name: "wide")
+        // The long line is not read again; the short one is (blank paper: no words).
+        #expect(read.lines.map(\.0) == [1])
+        #expect(!read.timedOut)
+    }
+
     @Test("A page with a doubtful word keeps the surer reading, and reads no worse")
     func keepsTheSurerReading() async throws {
         let sample = "photo-clean.png"
