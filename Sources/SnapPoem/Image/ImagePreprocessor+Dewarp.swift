@@ -86,10 +86,9 @@ extension ImagePreprocessor {
         }
         // First the shape of every line at once, from one pass of Leptonica's text line
         // finder: a flat page (most pages) stops here.
-        let width = Int((Double(gray.width) / reduction).rounded()), height = Int((Double(gray.height) / reduction).rounded())
         let first: LineFit?
-        if reduction > 1.05, width >= 100, height >= 100 {
-            first = try reducedFit(gray, width: width, height: height)
+        if let sampled = try sampledDown(gray, by: reduction, minimumSide: 100) {
+            first = try reducedFit(gray, sampled: sampled)
         } else {
             first = LineFit(binary: try fullBinary(), width: gray.width, height: gray.height)
         }
@@ -128,15 +127,12 @@ extension ImagePreprocessor {
         return (PoemImage(pix: PixImage(taking: result)), curvature)
     }
 
-    /// The `LineFit` of a `width` × `height` copy of `gray`, sampled and thresholded as the
-    /// full page is, in `gray`'s pixels.
+    /// The `LineFit` of `sampled`, a reduced copy of `gray` thresholded as the full page is,
+    /// in `gray`'s pixels.
     ///
     /// - Throws: `SnapPoemError.outOfMemory`.
-    private static func reducedFit(_ gray: PoemImage, width: Int, height: Int) throws(SnapPoemError) -> LineFit? {
-        let sampled = try gray.pix.transformed("pixScaleBySampling") {
-            pixScaleBySampling($0, Float(width) / Float(gray.width), Float(height) / Float(gray.height))
-        }
-        var reducedOwner = pixThresholdToBinary(sampled.pointer, 130)
+    private static func reducedFit(_ gray: PoemImage, sampled: PoemImage) throws(SnapPoemError) -> LineFit? {
+        var reducedOwner = pixThresholdToBinary(sampled.pix.pointer, 130)
         defer { pixDestroy(&reducedOwner) }
         guard let reduced = reducedOwner else {
             throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "thresholding the page to measure its curvature")

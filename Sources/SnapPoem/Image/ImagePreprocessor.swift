@@ -82,6 +82,21 @@ public enum ImagePreprocessor {
 
     /// Resamples to exactly `width` × `height` (`pixScaleToSize`: area averaging when
     /// shrinking, linear interpolation when enlarging).
+    /// A copy of `image` sampled `reduction` times smaller (`pixScaleBySampling`: a pixel of
+    /// every `reduction`, no smoothing), on which the text lines of an enlarged page are found
+    /// (`PreprocessingReport.lineFindingReduction`); nil when `reduction` is not above 1.05 or
+    /// a side would be under `minimumSide`.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory`.
+    static func sampledDown(_ image: PoemImage, by reduction: Double, minimumSide: Int) throws(SnapPoemError) -> PoemImage? {
+        let width = Int((Double(image.width) / reduction).rounded()), height = Int((Double(image.height) / reduction).rounded())
+        guard reduction > 1.05, width >= minimumSide, height >= minimumSide else { return nil }
+        return PoemImage(
+            pix: try image.pix.transformed("pixScaleBySampling") {
+                pixScaleBySampling($0, Float(width) / Float(image.width), Float(height) / Float(image.height))
+            })
+    }
+
     static func resized(_ image: PoemImage, width: Int, height: Int) throws(SnapPoemError) -> PoemImage {
         guard width != image.width || height != image.height else { return image }
         return PoemImage(pix: try image.pix.transformed("pixScaleToSize") { pixScaleToSize($0, Int32(width), Int32(height)) })

@@ -91,7 +91,7 @@ struct PageReading {
     ///     layout's lines run vertically or the first lines' mean word confidence is under
     ///     it; `report.stoppedEarly` says why.
     ///   - layoutReduction: how many times smaller the copy is that layout analysis reads
-    ///     (`layoutReduction(for:)`); 1 for the image itself.
+    ///     (`PreprocessingReport.lineFindingReduction`); 1 for the image itself.
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
         progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, layoutReduction: Double = 1
@@ -249,34 +249,19 @@ struct PageReading {
         return (Self.page(of: layout, lines: lines, image: image, timedOut: timedOut), report)
     }
 
-    /// How many times smaller than the prepared image the copy is that layout analysis
-    /// reads: `PreprocessingReport.lineFindingReduction`, 1 (the image itself) unless
-    /// preprocessing enlarged the page.
-    ///
-    /// Enlarging small print serves the recognition of each line; finding the lines does not
-    /// need it, and layout analysis costs in proportion to the pixels: on the 300-dpi page
-    /// `scan-magazine-veil` (x-height 16.9, enlarged ×1.42) it took 360 ms enlarged and 200 ms
-    /// on the copy, with the same text on every held-out image (BENCHMARKS.md). A page read
-    /// at its own size or shrunk is analysed as it is: reducing it further saved 10–30 ms a
-    /// page and changed a line's word spacing on a book photo.
-    static func layoutReduction(for report: PreprocessingReport) -> Double { report.lineFindingReduction }
-
     /// The primary engine's layout analysis of `image`, on a copy `reduction` times smaller
     /// when that is more than 1 and the image is grey, with the boxes brought back to
-    /// `image`'s pixels. The copy is sampled (`pixScaleBySampling`): smoothing it, as
-    /// `pixScaleToSize` does, cost as much as the smaller layout saved.
+    /// `image`'s pixels (`ImagePreprocessor.sampledDown`: smoothing the copy, as
+    /// `pixScaleToSize` does, cost as much as the smaller layout saved).
     func layout(
         _ image: PoemImage, reduction: Double, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String
     ) async throws(SnapPoemError) -> (lines: [LayoutLine], reduction: Double?)? {
-        let width = Int((Double(image.width) / reduction).rounded()), height = Int((Double(image.height) / reduction).rounded())
-        guard reduction > 1.05, image.bitsPerPixel == 8, width >= 64, height >= 64 else {
+        guard image.bitsPerPixel == 8,
+            let reduced = try await offload({ () throws(SnapPoemError) in
+                try ImagePreprocessor.sampledDown(image, by: reduction, minimumSide: 64)
+            })
+        else {
             return try await engines.primary.layout(image, options: options, deadline: deadline, name: name).map { ($0, nil) }
-        }
-        let reduced = try await offload { () throws(SnapPoemError) in
-            PoemImage(
-                pix: try image.pix.transformed("pixScaleBySampling") {
-                    pixScaleBySampling($0, Float(width) / Float(image.width), Float(height) / Float(image.height))
-                })
         }
         guard let lines = try await engines.primary.layout(reduced, options: options, deadline: deadline, name: name) else { return nil }
         let scaleX = Double(image.width) / Double(reduced.width), scaleY = Double(image.height) / Double(reduced.height)

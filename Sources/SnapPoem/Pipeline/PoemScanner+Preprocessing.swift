@@ -126,7 +126,7 @@ extension PoemScanner {
         let recognizeStart = clock.now
         let (second, reading) = try await read(
             turned.image, options: recognition, deadline: deadline, name: name, progress: progress,
-            layoutReduction: PageReading.layoutReduction(for: turned.report))
+            layoutReduction: turned.report.lineFindingReduction)
         retry.recognizeTime = clock.now - recognizeStart
         if !second.timedOut, second.hasText && (!page.hasText || second.meanConfidence > page.meanConfidence) {
             retry.better = (turned, second, reading)

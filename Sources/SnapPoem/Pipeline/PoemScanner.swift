@@ -206,7 +206,7 @@ public final class PoemScanner: Sendable {
         var (page, reading) = try await read(
             prepared, options: recognition, deadline: deadline, name: name, progress: progress,
             doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil, inverted: preparation.report.inverted,
-            layoutReduction: PageReading.layoutReduction(for: preparation.report))
+            layoutReduction: preparation.report.lineFindingReduction)
         var recognizeTime = clock.now - recognizeStart
         if let retry = try await retryIfTurned(
             stage: stage, first: preparation, page: page, recognition: recognition, deadline: deadline, name: name,
@@ -232,7 +232,7 @@ public final class PoemScanner: Sendable {
                 let again = clock.now
                 (page, reading) = try await read(
                     preparation.image, options: recognition, deadline: deadline, name: name, progress: progress,
-                    layoutReduction: PageReading.layoutReduction(for: preparation.report))
+                    layoutReduction: preparation.report.lineFindingReduction)
                 recognizeTime += clock.now - again
             }
         }

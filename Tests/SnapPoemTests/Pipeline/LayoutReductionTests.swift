@@ -4,7 +4,7 @@ import Testing
 @testable import SnapPoem
 
 /// Issue 21 §2: an enlarged page's lines are found on a copy at about the scale it was
-/// photographed at (`PageReading.layoutReduction(for:)`), and read in the enlarged image.
+/// photographed at (`PreprocessingReport.lineFindingReduction`), and read in the enlarged image.
 @Suite("Layout analysis of an enlarged page")
 struct LayoutReductionTests {
     /// A report of a page whose print measured `xHeight` px and was scaled by `scale`.
@@ -18,15 +18,15 @@ struct LayoutReductionTests {
     @Test("Back to the photographed scale, never under an x-height of 16 px, and only for an enlarged page")
     func rule() {
         // A 300-dpi page at x-height 16.9 enlarged ×1.42: analysed at its own size.
-        #expect(PageReading.layoutReduction(for: Self.report(xHeight: 16.9, scale: 1.42)) == 1.42)
+        #expect(Self.report(xHeight: 16.9, scale: 1.42).lineFindingReduction == 1.42)
         // Print of 8 px enlarged ×3 to 24 px: analysed at 16 px, not at 8.
-        #expect(abs(PageReading.layoutReduction(for: Self.report(xHeight: 8, scale: 3)) - 1.5) < 1e-9)
+        #expect(abs(Self.report(xHeight: 8, scale: 3).lineFindingReduction - 1.5) < 1e-9)
         // Print enlarged to less than 16 px: analysed as it is.
-        #expect(PageReading.layoutReduction(for: Self.report(xHeight: 5, scale: 3)) == 1)
+        #expect(Self.report(xHeight: 5, scale: 3).lineFindingReduction == 1)
         // Kept, shrunk, or of no measured x-height: analysed as it is.
-        #expect(PageReading.layoutReduction(for: Self.report(xHeight: 30, scale: 1)) == 1)
-        #expect(PageReading.layoutReduction(for: Self.report(xHeight: 40, scale: 0.5)) == 1)
-        #expect(PageReading.layoutReduction(for: Self.report(xHeight: nil, scale: 2)) == 1)
+        #expect(Self.report(xHeight: 30, scale: 1).lineFindingReduction == 1)
+        #expect(Self.report(xHeight: 40, scale: 0.5).lineFindingReduction == 1)
+        #expect(Self.report(xHeight: nil, scale: 2).lineFindingReduction == 1)
     }
 
     @Test("The reduced layout gives the lines of the full one, read alike", arguments: ["photo-low-resolution.png", "columns.png"])
@@ -39,7 +39,7 @@ struct LayoutReductionTests {
         #expect(reduction > 1.3)
         let prepared = try #require(poem.preprocessedImage)
         // The same prepared image read twice: its layout analysed on the reduced copy, and at full size.
-        let exact = PageReading.layoutReduction(for: poem.preprocessingReport)
+        let exact = poem.preprocessingReport.lineFindingReduction
         let reading = PageReading(engines: scanner.engines)
         let options = configuration.recognition
         let reduced = try #require(
