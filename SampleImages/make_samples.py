@@ -603,6 +603,33 @@ def make_phone(out, excerpt, rng):
     return (FW, FH, round(xh * s, 1))
 
 
+def make_keystone(out, excerpt):
+    """The excerpt photographed from one side on a dark table: strong keystone perspective,
+    the far (right) edge of the sheet 18 % shorter than the near one, so that the lines fan
+    out instead of lying parallel (no single deskew angle levels them)."""
+    rng = random.Random(1849)
+    FW, FH = 2000, 2400
+    page, _, xh = render_page(rng, excerpt, "garamond", 64, blotch=12, spots=8, edge=0.05)
+    pw, ph = page.size
+    table = Image.new("RGB", (FW, FH), (58, 44, 36))
+    table = multiply_gray(table, smooth_field(rng, FW, FH, 300).point(lambda v: clamp8(190 + v * 0.25)))
+    s = min(FW * 0.84 / pw, FH * 0.8 / ph)
+    cx, cy = FW / 2, FH / 2
+    hw, hh = pw * s / 2, ph * s / 2
+    dst = [(cx - hw, cy - hh), (cx + hw * 0.9, cy - hh * 0.82 + 20),
+           (cx + hw * 0.9, cy + hh * 0.82 + 20), (cx - hw, cy + hh)]
+    coeffs = perspective_coeffs(dst, [(0, 0), (pw, 0), (pw, ph), (0, ph)])
+    warped = page.transform((FW, FH), Image.PERSPECTIVE, coeffs, Image.BICUBIC)
+    pmask = Image.new("L", (pw, ph), 255).transform((FW, FH), Image.PERSPECTIVE, coeffs, Image.BILINEAR)
+    shadow = ImageChops.offset(pmask, 22, 30).filter(ImageFilter.GaussianBlur(20))
+    table = multiply_gray(table, shadow.point(lambda v: clamp8(255 - v * 0.5)))
+    frame = Image.composite(warped, table, pmask)
+    frame = multiply_gray(frame, vignette(FW, FH, 0.25))
+    frame = add_grain(rng, frame, 4.0, chroma=0.3)
+    save_jpeg(frame, out / "photo-keystone.jpg", 85)
+    save_gt(out / "photo-keystone.txt", excerpt)
+
+
 def make_chanson(out):
     rng = random.Random(1866)
     lines = text_lines(CHANSON)
@@ -742,6 +769,7 @@ def main():
     make_formats(out, lenore_lines)
     make_orientation(out)
     make_never_lose_a_line(out, lenore_lines)
+    make_keystone(out, excerpt)
 
 
 if __name__ == "__main__":

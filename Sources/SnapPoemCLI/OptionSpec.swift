@@ -112,6 +112,8 @@ struct OptionSpec: Sendable, Equatable {
         OptionSpec("no-invert", help: "Do not turn light text on a dark background into dark on light."),
         OptionSpec("no-dewarp", help: "Do not flatten the curved lines of a page photographed in an open book."),
         OptionSpec(
+            "no-keystone", help: "Do not undo the perspective of a sheet photographed at an angle (its outline seen on a table)."),
+        OptionSpec(
             "no-clear-surround", help: "Do not paint over the dark table around a photographed sheet before recognition."),
         OptionSpec(
             "no-coverage-check",

@@ -198,10 +198,13 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         /// `curvature`: how curved the text lines were (Leptonica's dewarper) and whether the
         /// page was flattened; absent when dewarping was off or no model could be built.
         public var curvature: PageCurvature? = nil
+        /// `keystone`: the perspective correction of a sheet photographed at an angle;
+        /// absent when none was made.
+        public var keystone: Keystone? = nil
 
         enum CodingKeys: String, CodingKey {
             case maxDimension, filter, scaling, scaleFactor, inverted, flattened, rotation, deskewAngle, notes, skew
-            case surroundCleared, curvature
+            case surroundCleared, curvature, keystone
         }
 
         /// Writes `maxDimension` as an explicit `null` rather than leaving the key out.
@@ -219,6 +222,34 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
             try container.encode(skew, forKey: .skew)
             try container.encodeIfPresent(surroundCleared, forKey: .surroundCleared)
             try container.encodeIfPresent(curvature, forKey: .curvature)
+            try container.encodeIfPresent(keystone, forKey: .keystone)
+        }
+    }
+
+    /// `image.preprocessing.keystone`: a sheet photographed at an angle, mapped onto a
+    /// rectangle from its outline.
+    public struct Keystone: Sendable, Equatable, Codable {
+        /// `corners`: the sheet's corners as `[x, y]` in the upright decoded image's pixels,
+        /// to one decimal: top left, top right, bottom right, bottom left.
+        public var corners: [[Double]]
+        /// `width`: the width of the rectangle the sheet was mapped onto, in the scaled
+        /// image's pixels.
+        public var width: Int
+        /// `height`: its height.
+        public var height: Int
+        /// `edgeRatio`: the longer of two opposite edges of the outline over the shorter, for
+        /// the pair where that is larger, to three decimals (1 for a sheet seen square on).
+        public var edgeRatio: Double
+
+        enum CodingKeys: String, CodingKey { case corners, width, height, edgeRatio }
+
+        /// The record of `correction`, whose corners are in the pixels of an image scaled by
+        /// `scaleX` × `scaleY` from the upright one.
+        init(_ correction: KeystoneCorrection, scaleX: Double, scaleY: Double) {
+            corners = correction.corners.map { [($0.x / scaleX * 10).rounded() / 10, ($0.y / scaleY * 10).rounded() / 10] }
+            width = correction.width
+            height = correction.height
+            edgeRatio = (correction.edgeRatio * 1000).rounded() / 1000
         }
     }
 
@@ -343,7 +374,12 @@ extension JSONPoemDocument {
                 flattened: report.flattened, rotation: report.rotation,
                 deskewAngle: (report.deskewAngle * 100).rounded() / 100, notes: report.notes,
                 skew: report.skew.map(Skew.init), surroundCleared: (report.clearedSurroundShare * 1000).rounded() / 1000,
-                curvature: report.curvature))
+                curvature: report.curvature,
+                keystone: report.keystone.map {
+                    Keystone(
+                        $0, scaleX: Double(report.scaledWidth) / Double(max(1, report.inputWidth)),
+                        scaleY: Double(report.scaledHeight) / Double(max(1, report.inputHeight)))
+                }))
         let stages = poem.timings
         timings = Timings(
             decodeSeconds: Self.seconds(stages.decode), preprocessSeconds: Self.seconds(stages.preprocess),

@@ -9,6 +9,8 @@ import Foundation
 /// 4. invert light text: background flattening and Tesseract expect dark marks;
 /// 4a. clear the surround: paint the dark table around a photographed sheet in the paper's
 ///    tone; flattening would turn it into grain and edges that Tesseract reads as text;
+/// 4b. keystone: map a sheet photographed at an angle onto a rectangle, from its outline
+///    against the table (then the deskew is skipped: the sheet's edges are level);
 /// 5. flatten (filter `adaptive` always, `flatten` when the lighting is uneven or a surround
 ///    was cleared): before
 ///    orientation detection, which thresholds globally and would lose a shadowed half;
@@ -35,7 +37,7 @@ extension ImagePreprocessor {
     }
 
     /// The work before orientation detection: grey, measure, scale, invert, clear the
-    /// surround, flatten.
+    /// surround, correct the keystone, flatten.
     static func start(_ image: PoemImage, options: PreprocessingOptions) throws(SnapPoemError) -> Stage {
         var report = PreprocessingReport(inputWidth: image.width, inputHeight: image.height, filter: options.filter)
         let gray = try grayscale(image)
@@ -58,13 +60,25 @@ extension ImagePreprocessor {
             current = try clearing(surround, from: current, tone: analysis.isLightOnDark && !report.inverted ? 255 - paper : paper)
             report.clearedSurroundShare = analysis.surroundShare
         }
+        var measuredForSkew = measured
+        if options.correctsKeystone, let measured, let surround = measured.surround {
+            let paper = measured.paperTone
+            let tone = analysis.isLightOnDark && !report.inverted ? 255 - paper : paper
+            if let (corrected, correction) = try keystoneCorrected(current, surround: surround, tone: tone) {
+                current = corrected
+                report.keystone = correction
+                // The sheet's edges are now the image's: the deskew has nothing left to level,
+                // and the measured copy no longer matches the image.
+                measuredForSkew = nil
+            }
+        }
         // A cleared surround leaves the sheet's own shading at its edges: flattening evens it.
         let uneven = analysis.unevenness >= ImageAnalysis.unevenLighting || report.clearedSurroundShare > 0
         if options.filter == .adaptive || (options.filter == .flatten && uneven) {
             current = try flattenedBackground(current, xHeight: xHeight)
             report.flattened = true
         }
-        return Stage(options: options, prepared: PreparedImage(image: current, report: report), measured: measured)
+        return Stage(options: options, prepared: PreparedImage(image: current, report: report), measured: measuredForSkew)
     }
 
     /// The work after orientation detection: quarter turn (when `applying` says the detector

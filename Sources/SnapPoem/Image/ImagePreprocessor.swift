@@ -6,7 +6,8 @@ import Foundation
 /// form with orientation detection, in `ImagePreprocessor+Pipeline.swift`) runs them in the
 /// order snap-poem uses:
 ///
-/// grey → measure → scale → invert light text → flatten → [orientation] → deskew → filter.
+/// grey → measure → scale → invert light text → clear the surround → keystone → flatten →
+/// [orientation] → deskew → dewarp → filter.
 ///
 /// Steps that make a new image throw `SnapPoemError.outOfMemory` when Leptonica cannot
 /// allocate it (named `SnapPoemError.unnamedImage`; `naming(_:)` puts the file's name in).

@@ -18,14 +18,17 @@ public struct ImagePoint: Sendable, Equatable, Hashable, Codable {
 /// How the pixels of the image Tesseract saw relate to those of the upright decoded image it
 /// was made from, so that a recognised word's box can be shown on the photo.
 ///
-/// Preprocessing changes the geometry in three steps, in this order (see
+/// Preprocessing changes the geometry in four steps, in this order (see
 /// `ImagePreprocessor.process(_:options:)`): scaling to `scaledWidth` × `scaledHeight`
-/// (`pixScaleToSize`), a clockwise quarter turn (`pixRotateOrth`), and the deskew: the image
-/// is centred on a canvas enlarged so that no corner is cut off (`pixEmbedForRotation`) and
-/// turned about the canvas's centre (`pixRotate` by area mapping). Every other step (tones,
-/// inversion, the cleared surround, a region of interest's mask) keeps each pixel in place.
-/// This type undoes the three steps exactly as Leptonica does them; a point maps back to
-/// within a pixel of where it was (tested on tilted and turned pages).
+/// (`pixScaleToSize`), the keystone correction of a sheet photographed at an angle (a
+/// projective map of its corners onto a rectangle, `keystone`), a clockwise quarter turn
+/// (`pixRotateOrth`), and the deskew: the image is centred on a canvas enlarged so that no
+/// corner is cut off (`pixEmbedForRotation`) and turned about the canvas's centre
+/// (`pixRotate` by area mapping). Every other step (tones, inversion, the cleared surround, a
+/// region of interest's mask) keeps each pixel in place, except the dewarping of a curved
+/// page, which is not undone. This type undoes the four steps exactly as Leptonica does
+/// them; a point maps back to within a pixel of where it was (tested on tilted, turned and
+/// keystoned pages).
 ///
 /// A box of the recognised image becomes, on the upright image, a quadrilateral turned by
 /// the deskew angle: `uprightCorners(of:)` gives its four corners, `uprightBounds(of:)` the
@@ -39,7 +42,11 @@ public struct PreprocessingGeometry: Sendable, Equatable {
     public var scaledWidth: Int
     /// Height after the scaling step.
     public var scaledHeight: Int
-    /// Clockwise quarter turns applied after scaling: 0, 1, 2 or 3.
+    /// The keystone correction applied after scaling, when one was.
+    public var keystone: KeystoneCorrection? {
+        didSet { (toScaled, fromScaled) = (keystone?.toScaled, keystone?.fromScaled) }
+    }
+    /// Clockwise quarter turns applied after scaling and the keystone correction: 0, 1, 2 or 3.
     public var clockwiseQuarterTurns: Int
     /// The deskew rotation, in degrees (`SkewMeasurement`'s sense: positive turns clockwise);
     /// 0 when none.
@@ -48,11 +55,13 @@ public struct PreprocessingGeometry: Sendable, Equatable {
     public var recognizedWidth: Int
     /// Height of the image Tesseract saw.
     public var recognizedHeight: Int
+    /// The keystone correction's two directions, made once from `keystone`.
+    private var toScaled: ProjectiveTransform?, fromScaled: ProjectiveTransform?
 
     /// Creates the geometry of a preprocessing from its parts.
     public init(
         uprightWidth: Int, uprightHeight: Int, scaledWidth: Int, scaledHeight: Int, clockwiseQuarterTurns: Int,
-        deskewAngle: Double, recognizedWidth: Int, recognizedHeight: Int
+        deskewAngle: Double, recognizedWidth: Int, recognizedHeight: Int, keystone: KeystoneCorrection? = nil
     ) {
         self.uprightWidth = uprightWidth
         self.uprightHeight = uprightHeight
@@ -62,6 +71,8 @@ public struct PreprocessingGeometry: Sendable, Equatable {
         self.deskewAngle = deskewAngle
         self.recognizedWidth = recognizedWidth
         self.recognizedHeight = recognizedHeight
+        self.keystone = keystone
+        (toScaled, fromScaled) = (keystone?.toScaled, keystone?.fromScaled)
     }
 
     /// The geometry that `report` records.
@@ -69,26 +80,27 @@ public struct PreprocessingGeometry: Sendable, Equatable {
         self.init(
             uprightWidth: report.inputWidth, uprightHeight: report.inputHeight, scaledWidth: report.scaledWidth,
             scaledHeight: report.scaledHeight, clockwiseQuarterTurns: Int((Double(report.rotation) / 90).rounded()),
-            deskewAngle: report.deskewAngle, recognizedWidth: report.outputWidth, recognizedHeight: report.outputHeight)
+            deskewAngle: report.deskewAngle, recognizedWidth: report.outputWidth, recognizedHeight: report.outputHeight,
+            keystone: report.keystone)
     }
 
     /// Whether the geometry changes nothing: every point stays where it is.
     public var isIdentity: Bool {
         scaledWidth == uprightWidth && scaledHeight == uprightHeight && clockwiseQuarterTurns == 0
-            && !Self.rotatesForDeskew(deskewAngle)
+            && !Self.rotatesForDeskew(deskewAngle) && keystone == nil
     }
 
     // MARK: - Points
 
     /// Where a point of the image Tesseract saw lies on the upright image.
     public func uprightPoint(fromRecognized point: ImagePoint) -> ImagePoint {
-        scaledBack(turnedBack(straightenedBack(point)))
+        scaledBack(unkeystoned(turnedBack(straightenedBack(point))))
     }
 
     /// Where a point of the upright image lies on the image Tesseract saw: the inverse of
     /// `uprightPoint(fromRecognized:)`.
     public func recognizedPoint(fromUpright point: ImagePoint) -> ImagePoint {
-        straightened(turned(scaled(point)))
+        straightened(turned(keystoned(scaled(point))))
     }
 
     /// The four corners of a box of the image Tesseract saw, on the upright image, in the
@@ -117,12 +129,19 @@ public struct PreprocessingGeometry: Sendable, Equatable {
             bottom: max(top, clamp((ys.max() ?? 0).rounded(.up), uprightHeight)))
     }
 
-    // MARK: - The three steps
+    // MARK: - The four steps
 
-    /// The size of the image before the deskew: the scaled size, sides swapped by an odd
+    /// The size of the image before the quarter turn: the keystone's rectangle, or the
+    /// scaled size.
+    private var unturnedSize: (width: Int, height: Int) {
+        keystone.map { ($0.width, $0.height) } ?? (scaledWidth, scaledHeight)
+    }
+
+    /// The size of the image before the deskew: the unturned size, sides swapped by an odd
     /// number of quarter turns.
     private var turnedSize: (width: Int, height: Int) {
-        clockwiseQuarterTurns % 2 == 0 ? (scaledWidth, scaledHeight) : (scaledHeight, scaledWidth)
+        let (width, height) = unturnedSize
+        return clockwiseQuarterTurns % 2 == 0 ? (width, height) : (height, width)
     }
 
     /// The deskew as Leptonica does it: the turned image sits at `offset` on a canvas of the
@@ -161,9 +180,9 @@ public struct PreprocessingGeometry: Sendable, Equatable {
         return ImagePoint(x: deskew.centreX + dx + 0.5, y: deskew.centreY + dy + 0.5)
     }
 
-    /// From the turned image to the scaled one (undoing `pixRotateOrth`'s clockwise turns).
+    /// From the turned image to the unturned one (undoing `pixRotateOrth`'s clockwise turns).
     private func turnedBack(_ point: ImagePoint) -> ImagePoint {
-        let width = Double(scaledWidth), height = Double(scaledHeight)
+        let width = Double(unturnedSize.width), height = Double(unturnedSize.height)
         switch clockwiseQuarterTurns {
         case 1: return ImagePoint(x: point.y, y: height - point.x)
         case 2: return ImagePoint(x: width - point.x, y: height - point.y)
@@ -172,15 +191,25 @@ public struct PreprocessingGeometry: Sendable, Equatable {
         }
     }
 
-    /// From the scaled image to the turned one.
+    /// From the unturned image to the turned one.
     private func turned(_ point: ImagePoint) -> ImagePoint {
-        let width = Double(scaledWidth), height = Double(scaledHeight)
+        let width = Double(unturnedSize.width), height = Double(unturnedSize.height)
         switch clockwiseQuarterTurns {
         case 1: return ImagePoint(x: height - point.y, y: point.x)
         case 2: return ImagePoint(x: width - point.x, y: height - point.y)
         case 3: return ImagePoint(x: point.y, y: width - point.x)
         default: return point
         }
+    }
+
+    /// From the keystone's rectangle to the scaled image.
+    private func unkeystoned(_ point: ImagePoint) -> ImagePoint {
+        toScaled.map { $0(point) } ?? point
+    }
+
+    /// From the scaled image to the keystone's rectangle.
+    private func keystoned(_ point: ImagePoint) -> ImagePoint {
+        fromScaled.map { $0(point) } ?? point
     }
 
     /// From the scaled image to the upright one.

@@ -21,6 +21,10 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
     /// flatten them with Leptonica's dewarper when they are (`ImagePreprocessor.dewarped`).
     /// Default: on.
     public var dewarps: Bool = true
+    /// Map a sheet photographed at an angle (its whole outline visible against a darker
+    /// table) onto a rectangle, undoing the keystone perspective
+    /// (`ImagePreprocessor.keystoneCorrected`). Default: on.
+    public var correctsKeystone: Bool = true
     /// The most pixels the preprocessed image may have; larger results are scaled down and
     /// the report says so. Default 36 megapixels.
     public var maxOutputPixels: Int
@@ -38,7 +42,8 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
         deskews: Bool = true,
         maxOutputPixels: Int = 36_000_000,
         clearsSurround: Bool = true,
-        dewarps: Bool = true
+        dewarps: Bool = true,
+        correctsKeystone: Bool = true
     ) {
         if case .maxDimension(let side) = scaling {
             precondition(side >= 16, "maxDimension must be at least 16 pixels")
@@ -51,6 +56,7 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
         self.deskews = deskews
         self.clearsSurround = clearsSurround
         self.dewarps = dewarps
+        self.correctsKeystone = correctsKeystone
         self.maxOutputPixels = maxOutputPixels
     }
 
@@ -58,20 +64,22 @@ public struct PreprocessingOptions: Sendable, Equatable, Codable {
     /// black-and-white filter, nothing else.
     public static let tutorial = PreprocessingOptions(
         scaling: .maxDimension(640), filter: .blackAndWhite, invertsLightText: false,
-        detectsOrientation: false, deskews: false, clearsSurround: false, dewarps: false)
+        detectsOrientation: false, deskews: false, clearsSurround: false, dewarps: false, correctsKeystone: false)
 
     /// No preprocessing beyond conversion to grey (and the size limits).
     public static let minimal = PreprocessingOptions(
         scaling: .original, filter: .none, invertsLightText: false, detectsOrientation: false, deskews: false,
-        clearsSurround: false, dewarps: false)
+        clearsSurround: false, dewarps: false, correctsKeystone: false)
 }
 
 extension PreprocessingOptions {
     enum CodingKeys: String, CodingKey {
         case scaling, filter, invertsLightText, detectsOrientation, deskews, clearsSurround, maxOutputPixels, dewarps
+        case correctsKeystone
     }
 
-    /// Decodes options; `clearsSurround` and `dewarps`, added later, default to on when absent.
+    /// Decodes options; `clearsSurround`, `dewarps` and `correctsKeystone`, added later,
+    /// default to on when absent.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         scaling = try container.decode(ScalingMode.self, forKey: .scaling)
@@ -82,5 +90,6 @@ extension PreprocessingOptions {
         clearsSurround = try container.decodeIfPresent(Bool.self, forKey: .clearsSurround) ?? true
         maxOutputPixels = try container.decode(Int.self, forKey: .maxOutputPixels)
         dewarps = try container.decodeIfPresent(Bool.self, forKey: .dewarps) ?? true
+        correctsKeystone = try container.decodeIfPresent(Bool.self, forKey: .correctsKeystone) ?? true
     }
 }

@@ -42,10 +42,15 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     /// How curved the text lines were and whether the page was flattened
     /// (`ImagePreprocessor.dewarped`); nil when dewarping was off or too few lines were found.
     public var curvature: PageCurvature? = nil
+    /// The keystone correction of a sheet photographed at an angle: its corners and the
+    /// rectangle they were mapped onto (`ImagePreprocessor.keystoneCorrected`); nil when the
+    /// page was not corrected.
+    public var keystone: KeystoneCorrection? = nil
 
     enum CodingKeys: String, CodingKey {
         case inputWidth, inputHeight, analysis, scaleFactor, scaledWidth, scaledHeight, inverted, flattened, clearedSurroundShare, rotation
         case orientationConfidence, skew, deskewAngle, filter, outputWidth, outputHeight, notes, curvature
+        case keystone
     }
 
     /// Decodes a report. `clearedSurroundShare`, added later, defaults to 0 when absent; the
@@ -74,6 +79,7 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
         outputHeight = try container.decode(Int.self, forKey: .outputHeight)
         notes = try container.decode([String].self, forKey: .notes)
         curvature = try container.decodeIfPresent(PageCurvature.self, forKey: .curvature)
+        keystone = try container.decodeIfPresent(KeystoneCorrection.self, forKey: .keystone)
     }
 
     /// Creates a report of an image that has not been changed yet.

@@ -14,7 +14,7 @@ extension PoemScanner {
 
     /// The image steps before recognition. With a region of interest (given in the upright
     /// image's pixels) only a change of scale can be mapped onto the region, so the page is
-    /// then neither turned nor deskewed.
+    /// then neither turned, deskewed, dewarped nor keystone-corrected.
     ///
     /// - Throws: `SnapPoemError.outOfMemory` naming `name` when Leptonica cannot allocate.
     func preprocess(
@@ -30,6 +30,7 @@ extension PoemScanner {
             options.detectsOrientation = false
             options.deskews = false
             options.dewarps = false
+            options.correctsKeystone = false
         }
         do throws(SnapPoemError) {
             let stage = try await offload { [options] () throws(SnapPoemError) in try ImagePreprocessor.start(image, options: options) }

@@ -38,6 +38,8 @@ public enum ScanOption: String, Sendable, CaseIterable {
     case noInvert = "no-invert"
     /// Do not flatten the curved lines of a page photographed in a book.
     case noDewarp = "no-dewarp"
+    /// Do not map a sheet photographed at an angle onto a rectangle.
+    case noKeystone = "no-keystone"
     /// Do not paint a dark table around a photographed sheet in the paper's tone.
     case noClearSurround = "no-clear-surround"
     /// Do not check that recognised words cover the text-like ink (and re-read what they miss).
@@ -71,7 +73,7 @@ public enum ScanOption: String, Sendable, CaseIterable {
     public var takesValue: Bool {
         switch self {
         case .ignoreCase, .substring, .exact, .noCleanup, .noRotate, .noDeskew, .noInvert, .noClearSurround, .noCoverageCheck,
-            .preserveSpaces, .noLanguageChoice, .noDewarp:
+            .preserveSpaces, .noLanguageChoice, .noDewarp, .noKeystone:
             false
         default: true
         }
@@ -110,6 +112,7 @@ public enum ScanOption: String, Sendable, CaseIterable {
             "X,Y,W,H: recognise only this rectangle, in the upright image's pixels (the page is then neither turned nor deskewed)."
         case .timeout: "Stop recognising after this many seconds (decimals allowed)."
         case .noDewarp: "Do not flatten the curved lines of a page photographed in an open book."
+        case .noKeystone: "Do not undo the perspective of a sheet photographed at an angle (its outline seen on a table)."
         case .engines:
             "How many Tesseract engines read one image at once, its lines split between them (1 or 2); the service's workers decide their own."
         case .noLanguageChoice:
@@ -123,7 +126,7 @@ public enum ScanOption: String, Sendable, CaseIterable {
     public var values: ScanOptionValues {
         switch self {
         case .ignoreCase, .substring, .exact, .noCleanup, .noRotate, .noDeskew, .noInvert, .noClearSurround, .noCoverageCheck,
-            .preserveSpaces, .noDewarp, .noLanguageChoice:
+            .preserveSpaces, .noDewarp, .noLanguageChoice, .noKeystone:
             .none
         case .engines: .wholeNumber(1...2)
         case .replace: .pattern(#"^(\\.|[^=\\])+=.*$"#, example: "Lenore=Alex")
@@ -224,6 +227,7 @@ extension ScanConfiguration {
         preprocessing.invertsLightText = !has(.noInvert)
         preprocessing.clearsSurround = !has(.noClearSurround)
         preprocessing.dewarps = !has(.noDewarp)
+        preprocessing.correctsKeystone = !has(.noKeystone)
         checksTextCoverage = !has(.noCoverageCheck)
         choosesLanguage = !has(.noLanguageChoice)
         if let text = value(.engines) {
