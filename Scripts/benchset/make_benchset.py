@@ -13,7 +13,8 @@ Libertine, FreeSerif, URW C059 and P052, Nimbus Sans; SampleImages uses EB Garam
 Liberation Serif and DejaVu Sans), other seeds and other layouts (book pages with a curl,
 magazine pages in columns). Everything is rendered: there is no camera here. A "photo" is a
 render with blur, noise, uneven light, JPEG compression, perspective or a page curl applied
-by the functions below, not a photograph.
+by the functions below, not a photograph. The exception: two real scanned pages
+(Scripts/benchset/real/, Tesseract's own test images), copied in as they are.
 
 Debian packages: python3-pil python3-numpy fonts-linuxlibertine fonts-freefont-ttf
 fonts-urw-base35 (make bench installs them).
@@ -21,6 +22,7 @@ fonts-urw-base35 (make bench installs them).
 
 import math
 import random
+import shutil
 import sys
 from pathlib import Path
 
@@ -182,6 +184,12 @@ class Writer:
             image.save(path, optimize=True)
         (self.out / (name + ".txt")).write_text(truth(lines), encoding="utf-8")
         self.rows.append((path.name, category, language, replace))
+
+    def copy(self, source, category, language, replace="-"):
+        """Adds an image file as it is, with the .txt beside it as its ground truth."""
+        shutil.copyfile(source, self.out / source.name)
+        shutil.copyfile(source.with_suffix(".txt"), self.out / (source.stem + ".txt"))
+        self.rows.append((source.name, category, language, replace))
 
 
 def poem_page(rng, text, font, size, base=(250, 248, 243), colour=(22, 20, 24), mottle=6, **kw):
@@ -364,11 +372,45 @@ def phone(writer):
         writer.add(name, grain(rng, frame, 10), lines, "phone-size photo", language, replace, jpeg=85)
 
 
+def angled(writer):
+    """A sheet on a table photographed at an angle: strong keystone perspective, the far edge
+    of the sheet 20–25 % shorter than the near one, so that its lines fan out."""
+    rng = random.Random(2031)
+    for name, text, font, language, replace, far in [
+        ("angled-remember", poems.REMEMBER, "c059", "en", "-", "right"),
+        ("angled-fr-mon-reve", poems.MON_REVE, "libertine", "fr", "-", "left"),
+    ]:
+        page, lines = poem_page(rng, text, font, 58, base=(247, 244, 236), mottle=10)
+        w, h = page.size
+        fw, fh = 2200, 2800
+        scale = min(fw * 0.8 / w, fh * 0.78 / h)
+        pw, ph = w * scale, h * scale
+        cx, cy = fw / 2, fh / 2
+        near, far_top, far_bottom = ph / 2, ph / 2 * 0.78, ph / 2 * 0.8
+        if far == "right":
+            corners = [(cx - pw / 2, cy - near), (cx + pw * 0.42, cy - far_top + 30),
+                       (cx + pw * 0.42, cy + far_bottom + 30), (cx - pw / 2, cy + near)]
+        else:
+            corners = [(cx - pw * 0.42, cy - far_top - 20), (cx + pw / 2, cy - near),
+                       (cx + pw / 2, cy + near), (cx - pw * 0.42, cy + far_bottom - 20)]
+        frame = on_table(rng, page, (fw, fh), corners)
+        frame = light(frame, lambda x, y: 1 - 0.25 * ((x - 0.45) ** 2 + (y - 0.4) ** 2))
+        writer.add(name, grain(rng, frame, 8), lines, "angled photo", language, replace, jpeg=86)
+
+
+def real_scans(writer):
+    """The two real scanned pages of Scripts/benchset/real/ (Tesseract's test images,
+    Apache 2.0; see the README there), copied as they are."""
+    folder = Path(__file__).resolve().parent / "real"
+    for name, language in [("phototest.tif", "en"), ("eurotext.tif", "multi")]:
+        writer.copy(folder / name, "real scanned page", language)
+
+
 def main():
     out = Path(sys.argv[1]).resolve()
     out.mkdir(parents=True, exist_ok=True)
     writer = Writer(out)
-    for make in (clean, degraded, french, book, magazine, turned, low_resolution, phone):
+    for make in (clean, degraded, french, book, magazine, turned, low_resolution, phone, angled, real_scans):
         make(writer)
     with open(out / "index.tsv", "w", encoding="utf-8") as index:
         for row in writer.rows:
