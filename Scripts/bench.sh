@@ -25,7 +25,7 @@ rm -rf "$set_dir"
 /usr/bin/python3 Scripts/benchset/make_benchset.py "$set_dir" >/dev/null
 echo "## Held-out set: snap-poem against the tesseract CLI and RapidOCR, one process per image (median of $heldout_runs interleaved runs)"
 echo
-echo "$(wc -l <"$set_dir/index.tsv") images rendered by Scripts/benchset/make_benchset.py (none of them in SampleImages/); RapidOCR 3.10 warm in one process, use_cls off."
+echo "$(wc -l <"$set_dir/index.tsv") images from Scripts/benchset/make_benchset.py (rendered, but for two real scans; none of them in SampleImages/); RapidOCR 3.10 warm in one process, use_cls off."
 echo
 rapid=()
 [ -x .build/rapidocr-venv/bin/python ] && rapid=(--rapidocr .build/rapidocr-venv/bin/python)

@@ -34,7 +34,8 @@ struct SheetOutline: Sendable, Equatable {
 
     /// The outline of the sheet in `surround` (1-bit, set where the table is); nil when
     /// there is no sheet of at least `smallestSheet` of the mask, when an edge runs along the
-    /// mask's border, or when the edges do not meet in a convex quadrilateral.
+    /// mask's border, or when the edges do not meet in a convex quadrilateral with its
+    /// corners in the picture.
     init?(inSurround surround: PixImage) {
         guard surround.depth == 1, let grey = surround.attempt({ pixConvertTo8($0, 0) }), let pixels = grey.grayPixels()
         else { return nil }
@@ -100,7 +101,14 @@ struct SheetOutline: Sendable, Equatable {
             let corner2 = rightLine.meeting(bottomLine), let corner3 = bottomLine.meeting(leftLine)
         else { return nil }
         let corners = [corner0, corner1, corner2, corner3]
-        guard Self.isConvex(corners), Self.area(corners) >= Self.smallestSheet * Double(width * height) else { return nil }
+        // A sheet seen whole has its corners in the picture: edges that meet far outside it
+        // (two nearly parallel neighbours) are not a sheet's.
+        let reach = 0.02 * Double(max(width, height))
+        guard Self.isConvex(corners), Self.area(corners) >= Self.smallestSheet * Double(width * height),
+            corners.allSatisfy({
+                (-reach...(Double(width) + reach)).contains($0.x) && (-reach...(Double(height) + reach)).contains($0.y)
+            })
+        else { return nil }
         self.corners = corners
         self.worstEdgeResidual = [topLine, rightLine, bottomLine, leftLine].map(\.residual).max() ?? 0
     }
