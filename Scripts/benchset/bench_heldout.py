@@ -135,6 +135,8 @@ def main():
         reading = doc.get("recognition", {}).get("reading") or {}
         if pre.get("rotation"):
             steps.append(f"turned {pre['rotation']}°")
+        if pre.get("keystone"):
+            steps.append(f"keystone (edges {pre['keystone']['edgeRatio']:.2f})")
         curv = pre.get("curvature") or {}
         if curv.get("applied"):
             steps.append(f"dewarped (curvature {curv.get('minimumCurvature')}..{curv.get('maximumCurvature')})")

@@ -36,6 +36,7 @@ let qualitySamples: [QualitySample] = [
     QualitySample(file: "photo-blurred.jpg", category: "blurred"),
     QualitySample(file: "photo-low-resolution.png", category: "low resolution"),
     QualitySample(file: "photo-phone-size.jpg", category: "phone-size"),
+    QualitySample(file: "photo-keystone.jpg", category: "photographed at an angle"),
     QualitySample(file: "photo-screenshot.png", category: "huge text"),
     QualitySample(file: "photo-uneven-light.jpg", category: "uneven light/shadow"),
     QualitySample(file: "photo-vignette-shadow.jpg", category: "uneven light/shadow"),
@@ -313,6 +314,7 @@ private func describe(_ report: PreprocessingReport, coverage: TextCoverage? = n
     var steps: [String] = []
     if report.clearedSurroundShare > 0 { steps.append("table cleared") }
     if report.scaleFactor != 1 { steps.append(String(format: "scale ×%.2f", report.scaleFactor)) }
+    if let keystone = report.keystone { steps.append(String(format: "keystone (edges %.2f)", keystone.edgeRatio)) }
     if report.inverted { steps.append("inverted") }
     if report.rotation != 0 { steps.append("turned \(report.rotation)°") }
     if report.deskewAngle != 0 { steps.append(String(format: "deskew %.1f°", report.deskewAngle)) }
