@@ -117,6 +117,9 @@ struct JSONExporterTests {
         poem.reading?.layoutReduction = 1.42
         var report = poem.preprocessingReport
         report.curvature = PageCurvature(lineCount: 4, minimumCurvature: -90, maximumCurvature: -60, applied: true)
+        report.keystone = KeystoneCorrection(
+            corners: [ImagePoint(x: 10, y: 10), ImagePoint(x: 90, y: 20), ImagePoint(x: 90, y: 80), ImagePoint(x: 10, y: 90)],
+            width: 80, height: 80, edgeRatio: 1.33)
         poem.preprocessingReport = report
         let object = try JSONSerialization.jsonObject(with: JSONExporter().export(poem))
         let written = keyPaths(of: object)
