@@ -178,7 +178,8 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         public var filter: String
         /// `scaling`: how the size was chosen: `auto`, `max-dimension` or `none`.
         public var scaling: String
-        /// `scaleFactor`: recognised size ÷ decoded size (1 when kept).
+        /// `scaleFactor`: scaled size ÷ decoded size (1 when kept): the recognised size too,
+        /// unless a keystone correction (`keystone`) changed it after.
         public var scaleFactor: Double
         /// `inverted`: whether light text on a dark ground was inverted.
         public var inverted: Bool
@@ -232,8 +233,8 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         /// `corners`: the sheet's corners as `[x, y]` in the upright decoded image's pixels,
         /// to one decimal: top left, top right, bottom right, bottom left.
         public var corners: [[Double]]
-        /// `width`: the width of the rectangle the sheet was mapped onto, in the scaled
-        /// image's pixels.
+        /// `width`: the width of the rectangle the sheet was mapped onto: the corrected
+        /// image's width, before any quarter turn.
         public var width: Int
         /// `height`: its height.
         public var height: Int
@@ -244,9 +245,16 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         enum CodingKeys: String, CodingKey { case corners, width, height, edgeRatio }
 
         /// The record of `correction`, whose corners are in the pixels of an image scaled by
-        /// `scaleX` × `scaleY` from the upright one.
+        /// `scaleX` × `scaleY` from the upright one (a scale that is not positive and finite
+        /// counts as 1, so that a hand-made report cannot put infinities in the JSON).
         init(_ correction: KeystoneCorrection, scaleX: Double, scaleY: Double) {
-            corners = correction.corners.map { [($0.x / scaleX * 10).rounded() / 10, ($0.y / scaleY * 10).rounded() / 10] }
+            let sx = scaleX.isFinite && scaleX > 0 ? scaleX : 1, sy = scaleY.isFinite && scaleY > 0 ? scaleY : 1
+            corners = correction.corners.map { corner in
+                [corner.x, corner.y].enumerated().map { index, value in
+                    let upright = value / (index == 0 ? sx : sy)
+                    return upright.isFinite ? (upright * 10).rounded() / 10 : 0
+                }
+            }
             width = correction.width
             height = correction.height
             edgeRatio = (correction.edgeRatio * 1000).rounded() / 1000

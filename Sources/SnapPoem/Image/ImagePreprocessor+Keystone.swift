@@ -6,7 +6,8 @@ import Foundation
 /// (`ImagePreprocessor.keystoneCorrected`).
 public struct KeystoneCorrection: Sendable, Equatable, Codable {
     /// The sheet's corners in the scaled image (after the scaling step, before any quarter
-    /// turn), in the order top left, top right, bottom right, bottom left.
+    /// turn), in the order of the image's top left, top right, bottom right, bottom left
+    /// (for a sheet lying upside down on the table, its own bottom right comes first).
     public var corners: [ImagePoint]
     /// Width of the rectangle the sheet was mapped onto: the image's width after this step.
     public var width: Int
@@ -45,7 +46,8 @@ public struct KeystoneCorrection: Sendable, Equatable, Codable {
 /// the correction; BENCHMARKS.md). Where the sheet's whole outline is visible against a
 /// darker table (`ImageAnalysis`'s surround), the four edges are fitted with straight lines
 /// (`SheetOutline`) and the quadrilateral they make is mapped onto a rectangle by a
-/// projective transformation (Leptonica's `pixProjectiveGray`, linear interpolation).
+/// projective transformation (Leptonica's `pixProjectiveGray`, linear interpolation). The
+/// text is then measured again, and a tilt of the print on the sheet deskewed as on any page.
 ///
 /// The correction is left out when the outline is nearly a rectangle already (a sheet seen
 /// square on, perhaps turned: the deskew levels that without resampling twice), when an edge
@@ -58,8 +60,9 @@ extension ImagePreprocessor {
     /// See `leastKeystoneEdgeRatio`, in degrees.
     public static let leastKeystoneCornerError = 2.0
     /// The most an edge's pixels may stray from a straight line, root mean square, in the
-    /// surround mask's pixels (a quarter of the measuring copy's): a flat sheet's edges
-    /// measure about 0.3, the curled edge of a book page more.
+    /// surround mask's pixels (about a quarter of the measuring copy's): a flat sheet's edges
+    /// measure about 0.3 (the pixels' own quantisation), the curled edges of the held-out
+    /// book photos 1.3–1.6.
     static let straightestEdgeResidual = 1.0
 
     /// The image with the photographed sheet that `surround` (the table, a 1-bit mask at any
@@ -73,8 +76,14 @@ extension ImagePreprocessor {
         guard let outline = SheetOutline(inSurround: surround), outline.worstEdgeResidual <= straightestEdgeResidual else {
             return nil
         }
-        let scaleX = Double(image.width) / Double(surround.width), scaleY = Double(image.height) / Double(surround.height)
-        let corners = outline.corners.map { ImagePoint(x: $0.x * scaleX, y: $0.y * scaleY) }
+        // Leptonica's background map, from which the mask is made, samples every fourth pixel
+        // of the measuring copy and then repeats its last column and row
+        // (`pixGetBackgroundGrayMapMorph`, `pixExtendByReplication`): the mask is one pixel
+        // wider and taller than a quarter of the copy, and its pixel j stands for the copy's
+        // pixel 4j, half a mask pixel before the middle of the four it covers.
+        let scaleX = Double(image.width) / Double(max(1, surround.width - 1))
+        let scaleY = Double(image.height) / Double(max(1, surround.height - 1))
+        let corners = outline.corners.map { ImagePoint(x: ($0.x - 0.5) * scaleX, y: ($0.y - 0.5) * scaleY) }
         func length(_ a: Int, _ b: Int) -> Double {
             let dx = corners[b].x - corners[a].x, dy = corners[b].y - corners[a].y
             return (dx * dx + dy * dy).squareRoot()
@@ -86,6 +95,9 @@ extension ImagePreprocessor {
 
         // The rectangle keeps the longer edge of each pair, so that the far side of the sheet
         // is enlarged to the near side's resolution, but never more pixels than the image had.
+        // Its proportions are those edges', not the sheet's own: a sheet tilted away from the
+        // camera is also foreshortened in depth, and comes out that much squatter (which
+        // Tesseract does not mind; finding the true ratio needs the camera's focal length).
         var width = max(top, bottom), height = max(left, right)
         let shrink = min(1, (Double(image.width * image.height) / (width * height)).squareRoot())
         width = min(Double(PreprocessingOptions.tesseractMaxSide), (width * shrink).rounded())

@@ -10,7 +10,7 @@ import Foundation
 /// 4a. clear the surround: paint the dark table around a photographed sheet in the paper's
 ///    tone; flattening would turn it into grain and edges that Tesseract reads as text;
 /// 4b. keystone: map a sheet photographed at an angle onto a rectangle, from its outline
-///    against the table (then the deskew is skipped: the sheet's edges are level);
+///    against the table (then the text is measured again for the deskew);
 /// 5. flatten (filter `adaptive` always, `flatten` when the lighting is uneven or a surround
 ///    was cleared): before
 ///    orientation detection, which thresholds globally and would lose a shadowed half;
@@ -67,9 +67,9 @@ extension ImagePreprocessor {
             if let (corrected, correction) = try keystoneCorrected(current, surround: surround, tone: tone) {
                 current = corrected
                 report.keystone = correction
-                // The sheet's edges are now the image's: the deskew has nothing left to level,
-                // and the measured copy no longer matches the image.
-                measuredForSkew = nil
+                // The measured copy no longer matches the image: the deskew measures the
+                // corrected one, for print that is askew on the sheet itself.
+                measuredForSkew = ImageAnalysis.measure(try grayscale(corrected).pix).measured
             }
         }
         // A cleared surround leaves the sheet's own shading at its edges: flattening evens it.

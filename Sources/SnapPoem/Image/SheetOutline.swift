@@ -2,16 +2,16 @@ import CTesseract
 import Foundation
 
 /// The four straight edges of a sheet photographed on a table, found in the surround mask
-/// that `ImageAnalysis` makes (set where the table is, at a quarter of the measuring copy's
-/// size): what the keystone correction (`ImagePreprocessor.keystoneCorrected`) maps onto a
+/// that `ImageAnalysis` makes (set where the table is, at about a quarter of the measuring
+/// copy's size): what the keystone correction (`ImagePreprocessor.keystoneCorrected`) maps onto a
 /// rectangle.
 ///
 /// The sheet is the largest 4-connected part of the mask that is not table. Its corners are
 /// first taken as its extreme pixels along the two diagonals (the least and greatest x + y
 /// and x − y), which is right for a sheet turned by less than 45°. Each edge is then fitted
 /// with a straight line (total least squares) through the sheet's outermost pixels between
-/// two corners, leaving out `cornerTrim` of its length at each end, where the closing that
-/// made the mask rounds the corners; the corners are where the fitted lines meet.
+/// two corners, leaving out `cornerTrim` of its length at each end, where blur, the light and
+/// the mask's coarse sampling round the corners; the corners are where the fitted lines meet.
 struct SheetOutline: Sendable, Equatable {
     /// Top left, top right, bottom right, bottom left, in the mask's pixel coordinates.
     var corners: [ImagePoint]
@@ -147,13 +147,14 @@ struct SheetOutline: Sendable, Equatable {
         return largest.isEmpty ? nil : largest
     }
 
-    /// Whether the quadrilateral turns the same way at every corner.
+    /// Whether the quadrilateral is convex and its corners go clockwise on the screen (top
+    /// left, top right, bottom right, bottom left, with y down): the other winding would
+    /// map the sheet onto a mirrored rectangle.
     static func isConvex(_ corners: [ImagePoint]) -> Bool {
-        let turns = corners.indices.map { index in
+        corners.indices.allSatisfy { index in
             let a = corners[index], b = corners[(index + 1) % 4], c = corners[(index + 2) % 4]
-            return (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+            return (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x) > 0
         }
-        return turns.allSatisfy { $0 > 0 } || turns.allSatisfy { $0 < 0 }
     }
 
     /// The area of the quadrilateral (the shoelace formula).
