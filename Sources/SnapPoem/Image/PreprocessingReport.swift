@@ -22,9 +22,12 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     /// The share of the image, 0–1, around a photographed sheet (a dark table) that was
     /// painted white before recognition; 0 when none was (see `ImageAnalysis.surroundShare`).
     public var clearedSurroundShare: Double
-    /// Clockwise quarter-turn rotation applied from orientation detection: 0, 90, 180 or 270.
+    /// Clockwise quarter-turn rotation applied: 0, 90, 180 or 270; from orientation
+    /// detection, or 180 for a page that read badly and well upside down
+    /// (`orientationConfidence` is then nil).
     public var rotation: Int
-    /// Tesseract's orientation confidence, when detection ran and found enough text.
+    /// Tesseract's orientation confidence, when detection ran and found enough text (nil for
+    /// a page turned because it read well upside down, without detection).
     public var orientationConfidence: Double?
     /// The tilt that was measured, in degrees (positive: text rises to the right… see
     /// `SkewMeasurement`); nil when not measured or too uncertain.

@@ -61,11 +61,16 @@ extension PoemScanner {
     /// reads it turned upright. When detection cannot run (its model does not load, memory
     /// runs out), the first reading stands and the report's notes say why.
     ///
+    /// A page whose lines lie level but whose first lines read badly (`stopped` is
+    /// `.doubtfulStart`) is first read upside down (`readUpsideDown`); orientation detection
+    /// is asked only when that reads no better.
+    ///
     /// - Returns: nil when the first reading was good enough (or detection is off).
     func retryIfTurned(
         stage: ImagePreprocessor.Stage,
         first: PreparedImage,
         page: RecognizedPage,
+        stopped: ReadingReport.EarlyStop?,
         recognition: RecognitionOptions,
         deadline: ContinuousClock.Instant?,
         name: String,
@@ -75,8 +80,23 @@ extension PoemScanner {
             !page.hasText || page.meanConfidence < Self.doubtfulConfidence
         else { return nil }
         let clock = ContinuousClock()
-        let start = clock.now
         var retry = OrientationRetry(better: nil, report: first.report)
+        if stopped == .doubtfulStart {
+            let tried = try await readUpsideDown(
+                stage: stage, page: page, recognition: recognition, deadline: deadline, name: name, progress: progress)
+            retry.preprocessTime += tried.preprocessTime
+            retry.recognizeTime += tried.recognizeTime
+            if let better = tried.better {
+                retry.better = better
+                return retry
+            }
+            if deadline.map({ clock.now >= $0 }) == true {
+                retry.report.notes.append("the time limit ended while the page was read upside down; the page was read as it is")
+                retry.outOfTime = true
+                return retry
+            }
+        }
+        let start = clock.now
         let detected: PageOrientation?
         do throws(SnapPoemError) {
             // The time limit holds for orientation detection too: it is waited for until the
@@ -87,21 +107,21 @@ extension PoemScanner {
             case .outOfTime:
                 retry.report.notes.append("the time limit ended before orientation detection could finish; the page was read as it is")
                 retry.outOfTime = true
-                retry.preprocessTime = clock.now - start
+                retry.preprocessTime += clock.now - start
                 return retry
             }
         } catch {
             retry.report.notes.append("orientation detection could not run (\(error.naming(name).description))")
-            retry.preprocessTime = clock.now - start
+            retry.preprocessTime += clock.now - start
             return retry
         }
         guard let turn = detected else {
-            retry.preprocessTime = clock.now - start
+            retry.preprocessTime += clock.now - start
             return retry
         }
         retry.report.orientationConfidence = turn.confidence
         guard OrientationDetector.shouldRotate(turn) else {
-            retry.preprocessTime = clock.now - start
+            retry.preprocessTime += clock.now - start
             return retry
         }
         let turned: PreparedImage
@@ -110,7 +130,7 @@ extension PoemScanner {
         } catch {
             throw error.naming(name)
         }
-        retry.preprocessTime = clock.now - start
+        retry.preprocessTime += clock.now - start
         if Task.isCancelled { throw .cancelled(path: name) }
         // The time limit holds for the whole scan: the second reading gets what is left of it.
         var recognition = recognition
@@ -128,7 +148,7 @@ extension PoemScanner {
         let (second, reading) = try await read(
             turned.image, options: recognition, deadline: deadline, name: name, progress: progress,
             layoutReduction: turned.report.lineFindingReduction)
-        retry.recognizeTime = clock.now - recognizeStart
+        retry.recognizeTime += clock.now - recognizeStart
         if !second.timedOut, second.hasText && (!page.hasText || second.meanConfidence > page.meanConfidence) {
             retry.better = (turned, second, reading)
         } else if second.timedOut {
@@ -142,5 +162,57 @@ extension PoemScanner {
             )
         }
         return retry
+    }
+
+    /// Reads a page upside down: the page is turned 180° and read, stopping after its first
+    /// lines when they too read badly. Kept when it reads to the end with a mean word
+    /// confidence of at least `doubtfulConfidence`, above the first reading's.
+    ///
+    /// Why before orientation detection: a page whose lines lie level (no `verticalLines`
+    /// stop) but whose first lines read as garbage is, on the samples and the held-out set,
+    /// upside down whenever it is turned at all. Turning it costs a deskew and a reading that
+    /// has to be made anyway, while orientation detection costs 0.2–0.3 s on top
+    /// (BENCHMARKS.md); a page upright but hard to read pays the first lines of the turned
+    /// reading (about 0.1–0.2 s) before detection is asked as before.
+    func readUpsideDown(
+        stage: ImagePreprocessor.Stage,
+        page: RecognizedPage,
+        recognition: RecognitionOptions,
+        deadline: ContinuousClock.Instant?,
+        name: String,
+        progress: (@Sendable (Int) -> Void)?
+    ) async throws(SnapPoemError) -> OrientationRetry {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var tried = OrientationRetry(better: nil, report: stage.prepared.report)
+        var turned: PreparedImage
+        do throws(SnapPoemError) {
+            turned = try await offload { () throws(SnapPoemError) in
+                try ImagePreprocessor.finish(stage, turn: PageOrientation(rotation: 180, confidence: 0), applying: true)
+            }
+        } catch {
+            throw error.naming(name)
+        }
+        // Turned on the strength of this reading, not by orientation detection: no OSD confidence.
+        turned.report.orientationConfidence = nil
+        tried.preprocessTime = clock.now - start
+        if Task.isCancelled { throw .cancelled(path: name) }
+        var recognition = recognition
+        if let deadline {
+            let left = clock.now.duration(to: deadline)
+            guard left > .zero else { return tried }
+            recognition.timeLimit = left
+        }
+        let recognizeStart = clock.now
+        let (second, reading) = try await read(
+            turned.image, options: recognition, deadline: deadline, name: name, progress: progress,
+            doubtfulConfidence: Self.doubtfulConfidence, layoutReduction: turned.report.lineFindingReduction)
+        tried.recognizeTime = clock.now - recognizeStart
+        if reading?.stoppedEarly == nil, !second.timedOut, second.hasText,
+            second.meanConfidence >= Self.doubtfulConfidence, second.meanConfidence > page.meanConfidence
+        {
+            tried.better = (turned, second, reading)
+        }
+        return tried
     }
 }

@@ -104,11 +104,15 @@ struct EngineHardeningTests {
         for _ in 0..<2 {
             await #expect(throws: SnapPoemError.self) { _ = try await detector.detect(image) }
         }
-        // In the pipeline: a page that reads badly asks for detection; the failure is a note.
+        // In the pipeline: a page standing on end asks for detection; the failure is a note.
         var configuration = ScanConfiguration()
         configuration.engine.tessdataDirectory = folder.path
         let scanner = try await PoemScanner(configuration: configuration)
-        let poem = try await scanner.scan(fileAt: Fixtures.sample("photo-rotated-180.png"))
+        let poem = try await scanner.scan(fileAt: Fixtures.sample("photo-rotated-270.png"))
         #expect(poem.preprocessingReport.notes.contains { $0.hasPrefix("orientation detection could not run (") })
+        // A page upside down needs no detection: it is read upside down and turned all the same.
+        let upsideDown = try await scanner.scan(fileAt: Fixtures.sample("photo-rotated-180.png"))
+        #expect(upsideDown.preprocessingReport.rotation == 180)
+        #expect(!upsideDown.preprocessingReport.notes.contains { $0.hasPrefix("orientation detection could not run (") })
     }
 }
