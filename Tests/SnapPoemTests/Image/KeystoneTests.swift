@@ -69,12 +69,7 @@ struct KeystoneTests {
                 pixSetPixel(pix.pointer, Int32(x), Int32(y), 235)
             }
         }
-        for mark in marks {
-            let box = try #require(boxCreate(Int32(mark.x - 4.5), Int32(mark.y - 4.5), 9, 9))
-            pixSetInRectArbitrary(pix.pointer, box, 0)
-            var owned: UnsafeMutablePointer<BOX>? = box
-            boxDestroy(&owned)
-        }
+        try PreprocessingGeometryTests.drawMarks(marks, on: pix)
         return PoemImage(pix: pix)
     }
 

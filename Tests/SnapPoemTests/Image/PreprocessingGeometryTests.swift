@@ -16,13 +16,18 @@ struct PreprocessingGeometryTests {
     static func markedImage() throws -> PoemImage {
         let image = try #require(PoemImage.filled(width: 900, height: 600))
         let pix = try image.pix.transformed("pixCopy") { pixCopy(nil, $0) }
+        try drawMarks(marks, on: pix)
+        return PoemImage(pix: pix)
+    }
+
+    /// Paints a 9×9 black square centred on each of `marks` into an 8-bit grey image.
+    static func drawMarks(_ marks: [ImagePoint], on pix: PixImage) throws {
         for mark in marks {
             let box = try #require(boxCreate(Int32(mark.x - 4.5), Int32(mark.y - 4.5), 9, 9))
             pixSetInRectArbitrary(pix.pointer, box, 0)
             var owned: UnsafeMutablePointer<BOX>? = box
             boxDestroy(&owned)
         }
-        return PoemImage(pix: pix)
     }
 
     /// The centres of the dark marks of a grey image, in reading order of their tops.
