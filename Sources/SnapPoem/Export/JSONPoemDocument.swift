@@ -244,17 +244,13 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
 
         enum CodingKeys: String, CodingKey { case corners, width, height, edgeRatio }
 
-        /// The record of `correction`, whose corners are in the pixels of an image scaled by
-        /// `scaleX` × `scaleY` from the upright one (a scale that is not positive and finite
-        /// counts as 1, so that a hand-made report cannot put infinities in the JSON).
-        init(_ correction: KeystoneCorrection, scaleX: Double, scaleY: Double) {
-            let sx = scaleX.isFinite && scaleX > 0 ? scaleX : 1, sy = scaleY.isFinite && scaleY > 0 ? scaleY : 1
-            corners = correction.corners.map { corner in
-                [corner.x, corner.y].enumerated().map { index, value in
-                    let upright = value / (index == 0 ? sx : sy)
-                    return upright.isFinite ? (upright * 10).rounded() / 10 : 0
-                }
-            }
+        /// The record of `correction`, made by the preprocessing that `report` describes:
+        /// its corners (in the scaled image's pixels) scaled back to the upright image's,
+        /// as `PreprocessingGeometry` scales back.
+        init(_ correction: KeystoneCorrection, report: PreprocessingReport) {
+            let backX = Double(report.inputWidth) / Double(max(1, report.scaledWidth))
+            let backY = Double(report.inputHeight) / Double(max(1, report.scaledHeight))
+            corners = correction.corners.map { [($0.x * backX * 10).rounded() / 10, ($0.y * backY * 10).rounded() / 10] }
             width = correction.width
             height = correction.height
             edgeRatio = (correction.edgeRatio * 1000).rounded() / 1000
@@ -383,11 +379,7 @@ extension JSONPoemDocument {
                 deskewAngle: (report.deskewAngle * 100).rounded() / 100, notes: report.notes,
                 skew: report.skew.map(Skew.init), surroundCleared: (report.clearedSurroundShare * 1000).rounded() / 1000,
                 curvature: report.curvature,
-                keystone: report.keystone.map {
-                    Keystone(
-                        $0, scaleX: Double(report.scaledWidth) / Double(max(1, report.inputWidth)),
-                        scaleY: Double(report.scaledHeight) / Double(max(1, report.inputHeight)))
-                }))
+                keystone: report.keystone.map { Keystone($0, report: report) }))
         let stages = poem.timings
         timings = Timings(
             decodeSeconds: Self.seconds(stages.decode), preprocessSeconds: Self.seconds(stages.preprocess),
