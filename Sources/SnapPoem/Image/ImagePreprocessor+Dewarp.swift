@@ -56,9 +56,13 @@ extension ImagePreprocessor {
     /// `image` flattened when its text lines are curved, and what was measured; the image
     /// itself and nil when fewer than four text lines could be measured.
     ///
+    /// - Parameter xHeight: the print's x-height in `image`'s pixels, when known: how far
+    ///   the lines may stray from one shared shape (`LineFit.isCurved(xHeight:)`).
     /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate.
-    public static func dewarped(_ image: PoemImage) throws(SnapPoemError) -> (image: PoemImage, curvature: PageCurvature?) {
-        try dewarped(image, measuringOnCopyReducedBy: 1)
+    public static func dewarped(_ image: PoemImage, xHeight: Double? = nil) throws(SnapPoemError) -> (
+        image: PoemImage, curvature: PageCurvature?
+    ) {
+        try dewarped(image, measuringOnCopyReducedBy: 1, xHeight: xHeight)
     }
 
     /// `dewarped(_:)`, with the first measurement (`LineFit`, which decides whether the page
@@ -67,7 +71,7 @@ extension ImagePreprocessor {
     /// (`PreprocessingReport.lineFindingReduction`). The curvatures are those of the full
     /// image; a curved page is modelled at full size.
     static func dewarped(
-        _ image: PoemImage, measuringOnCopyReducedBy reduction: Double
+        _ image: PoemImage, measuringOnCopyReducedBy reduction: Double, xHeight: Double? = nil
     ) throws(SnapPoemError) -> (image: PoemImage, curvature: PageCurvature?) {
         let gray = try grayscale(image)
         guard gray.width >= 100, gray.height >= 100 else { return (gray, nil) }
@@ -93,7 +97,7 @@ extension ImagePreprocessor {
             first = LineFit(binary: try fullBinary(), width: gray.width, height: gray.height)
         }
         guard let fit = first else { return (gray, nil) }
-        guard fit.isCurved else { return (gray, fit.curvature) }
+        guard fit.isCurved(xHeight: xHeight) else { return (gray, fit.curvature) }
         let binary = try fullBinary()
         // A curved page: Leptonica's own model (vertical and horizontal disparity) where it
         // builds one, else the fit's vertical disparity.
@@ -147,6 +151,12 @@ extension ImagePreprocessor {
     /// print snap-poem reads.
     static let leastSag = 6.0
 
+    /// How far, in x-heights (root mean square), the measured line centres may lie from the
+    /// shape fitted to them for a page to count as curved. Measured (BENCHMARKS.md): the
+    /// lines of the book photos, the curl sweep and flat pages lie 0.05–0.09 x-heights from
+    /// it (1.2–2.1 px); the strokes of `illustration.png`, a drawing, 6.6 px.
+    static let largestLineResidual = 0.2
+
     /// Solves `matrix · x = vector` by Gaussian elimination with partial pivoting; nil when
     /// the matrix is singular.
     static func solve(_ matrix: [[Double]], _ vector: [Double]) -> [Double]? {
@@ -179,10 +189,18 @@ extension ImagePreprocessor {
 /// long as the longest, or not three of them in each half of the page: a poem of short,
 /// uneven lines) by a vertical disparity alone: each column is shifted so that every line is
 /// level (`levelled(_:)`).
+///
+/// The shape is known only where lines were measured: outside the band of the page they
+/// span (`measuredX`, `measuredY`) it is held at its value on the band's edge, never
+/// extrapolated. Four short lines in the middle of a page once fitted a cubic whose
+/// extrapolation bent a heading above them out of the picture.
 struct LineFit {
     /// The fitted coefficients of f, for x and y normalised to −½…½ across the page.
     let coefficients: [Double]
     let width: Double, height: Double
+    /// The normalised x the lines' points cover, and the normalised y from the highest line
+    /// to the lowest.
+    let measuredX: ClosedRange<Double>, measuredY: ClosedRange<Double>
     /// The curvature record: lines used, Leptonica-style curvatures at the top and bottom.
     let curvature: PageCurvature
     /// The curvature halfway down the page, in Leptonica's units.
@@ -190,6 +208,8 @@ struct LineFit {
     /// The largest distance, in pixels, between the fitted shape and the straight line through
     /// its ends, within the width the lines cover.
     let sag: Double
+    /// The root mean square distance, in pixels, of the lines' points from the fitted shape.
+    let residual: Double
 
     /// Fits the lines of `binary`; nil when fewer than 4 lines of at least 8 points across 15 %
     /// of the width are found, or the fit is singular. `binary` may be a reduced copy of the
@@ -239,8 +259,13 @@ struct LineFit {
         self.height = height
         let xs = lines.flatMap { $0.map(\.x) }.sorted()
         let low = xs[xs.count / 20], high = xs[xs.count - 1 - xs.count / 20]
+        let levels = lines.map { line in line.map(\.y).reduce(0, +) / Double(line.count) }
+        let spanY = (levels.min() ?? 0)...(levels.max() ?? 0)
+        measuredX = (xs.first ?? 0)...(xs.last ?? 0)
+        measuredY = spanY
+        let rows = [-0.4, 0.0, 0.4].map { $0.clamped(to: spanY) }
         var sag = 0.0
-        for y in [-0.4, 0.0, 0.4] {
+        for y in rows {
             let left = Self.shape(theta, low, y) * height, rightEnd = Self.shape(theta, high, y) * height
             for step in 0...20 {
                 let x = low + (high - low) * Double(step) / 20
@@ -249,22 +274,50 @@ struct LineFit {
             }
         }
         self.sag = sag
+        var squares = 0.0, count = 0
+        for line in lines {
+            let rows = line.map { Self.basis($0.x, $0.y) }
+            let fitted = rows.map { row in zip(row, theta).map { $0 * $1 }.reduce(0, +) }
+            let meanFitted = fitted.reduce(0, +) / Double(fitted.count)
+            let meanY = line.map(\.y).reduce(0, +) / Double(line.count)
+            for (value, point) in zip(fitted, line) {
+                let residual = ((point.y - meanY) - (value - meanFitted)) * height
+                squares += residual * residual
+                count += 1
+            }
+        }
+        residual = (squares / Double(max(count, 1))).squareRoot()
         let scale = height / (width * width) * 1_000_000
-        middleCurvature = theta[1] * scale
-        let ends = [-0.5, 0.5].map { y in Int(((theta[1] + theta[4] * y) * scale).rounded()) }
+        middleCurvature = (theta[1] + theta[4] * rows[1]) * scale
+        let ends = [spanY.lowerBound, spanY.upperBound].map { y in Int(((theta[1] + theta[4] * y) * scale).rounded()) }
         curvature = PageCurvature(
             lineCount: lines.count, minimumCurvature: ends.min() ?? 0, maximumCurvature: ends.max() ?? 0, applied: false)
     }
 
     /// Whether the page's lines are curved enough to flatten: the curvature halfway down the
-    /// page at least `ImagePreprocessor.leastCurvature`, and a sag of at least
-    /// `ImagePreprocessor.leastSag` pixels.
-    var isCurved: Bool { abs(middleCurvature) >= Double(ImagePreprocessor.leastCurvature) && sag >= ImagePreprocessor.leastSag }
+    /// page (or at the measured line nearest to halfway) at least
+    /// `ImagePreprocessor.leastCurvature`, a sag of at least `ImagePreprocessor.leastSag`
+    /// pixels, and lines that agree on the shape: their points within
+    /// `ImagePreprocessor.largestLineResidual` x-heights of it (root mean square), as the
+    /// lines of a page of print do, and the strokes of a drawing do not.
+    ///
+    /// - Parameter xHeight: the print's x-height in pixels; without one,
+    ///   `ScalingMode.targetXHeight`.
+    func isCurved(xHeight: Double?) -> Bool {
+        let letter = xHeight.flatMap { $0 > 0 ? $0 : nil } ?? ScalingMode.targetXHeight
+        return abs(middleCurvature) >= Double(ImagePreprocessor.leastCurvature) && sag >= ImagePreprocessor.leastSag
+            && residual <= ImagePreprocessor.largestLineResidual * letter
+    }
 
     static func basis(_ x: Double, _ y: Double) -> [Double] { [x, x * x, x * x * x, y * x, y * x * x, y * x * x * x] }
 
     static func shape(_ theta: [Double], _ x: Double, _ y: Double) -> Double {
         zip(basis(x, y), theta).map { $0 * $1 }.reduce(0, +)
+    }
+
+    /// The fitted shape at normalised (`x`, `y`), held at the measured band's edge outside it.
+    func measuredShape(_ x: Double, _ y: Double) -> Double {
+        Self.shape(coefficients, x.clamped(to: measuredX), y.clamped(to: measuredY))
     }
 
     /// `gray` with every column shifted so that the fitted lines are level (bilinear in y);
@@ -285,14 +338,13 @@ struct LineFit {
             Double((sourceData[y * sourceWords + x / 4] >> UInt32(8 * (3 - x % 4))) & 0xFF)
         }
         let columns = gray.width, rows = gray.height
-        let theta = coefficients
         var rowWords = [UInt32](repeating: 0, count: targetWords)
         for y in 0..<rows {
             let normalisedY = Double(y) / height - 0.5
-            let reference = Self.shape(theta, 0, normalisedY) * height
+            let reference = measuredShape(0, normalisedY) * height
             for index in rowWords.indices { rowWords[index] = 0 }
             for x in 0..<columns {
-                let sourceY = Double(y) + Self.shape(theta, Double(x) / width - 0.5, normalisedY) * height - reference
+                let sourceY = Double(y) + measuredShape(Double(x) / width - 0.5, normalisedY) * height - reference
                 var value = 255.0
                 if sourceY >= 0, sourceY < Double(rows - 1) {
                     let y0 = Int(sourceY), fraction = sourceY - Double(y0)
@@ -304,4 +356,9 @@ struct LineFit {
         }
         return PoemImage(pix: result)
     }
+}
+
+extension Comparable {
+    /// The value brought within `range`.
+    fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
 }

@@ -110,7 +110,9 @@ extension ImagePreprocessor {
             }
         }
         if options.dewarps {
-            let (flattened, curvature) = try dewarped(current, measuringOnCopyReducedBy: report.lineFindingReduction)
+            let xHeight = report.analysis?.xHeight.map { $0 * report.scaleFactor }
+            let (flattened, curvature) = try dewarped(
+                current, measuringOnCopyReducedBy: report.lineFindingReduction, xHeight: xHeight)
             report.curvature = curvature
             if curvature?.applied == true { current = flattened }
         }

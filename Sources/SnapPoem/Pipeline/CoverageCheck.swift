@@ -75,6 +75,13 @@ public struct CoverageCheck: Sendable {
         } catch {
             throw error.naming(name)
         }
+        if Self.readsOnlyNoise(page, ink: ink) {
+            var nothing = page
+            nothing.blocks = []
+            nothing.text = ""
+            nothing.meanConfidence = 0
+            return (nothing, Self.measure(nothing, ink: ink))
+        }
         let before = Self.measure(page, ink: ink)
         guard !before.unreadRegions.isEmpty else { return (page, before) }
         let firstCovered = Self.coveredShapes(of: ink, by: Self.wordBoxes(of: page))
@@ -137,6 +144,16 @@ public struct CoverageCheck: Sendable {
             coveredAfterReread: Self.share(covered, of: ink), rereadRegions: reread,
             unreadRegions: Self.skippedRegions(of: ink, covered: covered), rereadCutShort: cutShort)
         return (merged, after)
+    }
+
+    /// Whether `page` read nothing but noise: the image holds no text-like ink at all (a
+    /// drawing, blank paper), and every line was read with a confidence under
+    /// `leastRereadConfidence`, the bar a re-read line must clear. Tesseract reads the
+    /// ground line of a drawing as "eS TT iL a". Pages with renderings of Tesseract's own
+    /// (hOCR, TSV, ALTO) are left as they are, so that they agree with the text.
+    static func readsOnlyNoise(_ page: RecognizedPage, ink: TextInk) -> Bool {
+        ink.shapeCount == 0 && page.renderings.isEmpty && !page.lines.isEmpty
+            && page.lines.allSatisfy { $0.confidence < leastRereadConfidence }
     }
 
     /// Whether the check applies to a reading made with `mode`: the page and block modes,
