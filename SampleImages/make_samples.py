@@ -28,6 +28,7 @@ CONVERT = "/usr/bin/convert"  # the real ImageMagick 6, never a wrapper on PATH
 FONTS = {
     # fonts-ebgaramond (SIL OFL 1.1)
     "garamond": "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf",
+    "garamond-bold": "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Bold.otf",
     # fonts-liberation2 (SIL OFL 1.1)
     "liberation-serif": "/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf",
     # fonts-dejavu-core (Bitstream Vera licence + public-domain changes)
@@ -630,6 +631,27 @@ def make_keystone(out, excerpt):
     save_gt(out / "photo-keystone.txt", excerpt)
 
 
+def make_large_heading(out, lenore_lines):
+    """A poster-like page: the title in bold capitals 600 px tall over four lines of 48 px
+    print, a heading about twenty times the text's x-height (issue 20, "large type").
+    Tesseract reads the heading as nothing when it is handed the whole page and asked for
+    that one line, and the four short lines fill only a narrow band of the wide page."""
+    heading = "LENORE"
+    body = lenore_lines[2:6]
+    title_font = ImageFont.truetype(FONTS["garamond-bold"], 600)
+    body_font = ImageFont.truetype(FONTS["garamond"], 48)
+    width = max(2400, int(title_font.getlength(heading)) + 200)
+    page = Image.new("L", (width, 1800), 255)
+    draw = ImageDraw.Draw(page)
+    draw.text((100, 40), heading, font=title_font, fill=0)
+    y = 720
+    for line in body:
+        draw.text((100, y), line, font=body_font, fill=0)
+        y += 70
+    page.save(out / "large-heading.png", optimize=True)
+    save_gt(out / "large-heading.txt", [heading, ""] + body)
+
+
 def make_chanson(out):
     rng = random.Random(1866)
     lines = text_lines(CHANSON)
@@ -770,6 +792,7 @@ def main():
     make_orientation(out)
     make_never_lose_a_line(out, lenore_lines)
     make_keystone(out, excerpt)
+    make_large_heading(out, lenore_lines)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,9 @@ public struct ReadingReport: Sendable, Equatable, Codable {
     /// as garbage (a page upside down). The scanner then asks orientation detection at once
     /// instead of reading the whole page first. Nil when the page was read to the end.
     public var stoppedEarly: EarlyStop? = nil
+    /// How many lines in large type (headings, `PageReading.largeLines`) were read from
+    /// copies of their own, after the others, and kept.
+    public var largeLines: Int = 0
 
     /// Why a reading stopped early.
     public enum EarlyStop: String, Sendable, Codable {
@@ -98,10 +101,9 @@ struct PageReading {
     ) async throws(SnapPoemError) -> (page: RecognizedPage, report: ReadingReport)? {
         let clock = ContinuousClock()
         let start = clock.now
-        // A "line" taller than a quarter of the page is blank paper or a picture, not text
-        // (Tesseract's page recognition finds nothing in it; read alone, it yields noise).
-        // So is a tall, narrow one (a tree trunk, a rule in a drawing): a line of text is
-        // wider than tall, bar a lone "I".
+        // Lines in large type (a heading) are read last, each from a copy of its own at a
+        // scale that suits it (`largeLines`). A tall, narrow "line" (a tree trunk, a rule in
+        // a drawing) is not text.
         guard
             let (found, reducedBy) = try await layout(
                 image, reduction: layoutReduction, options: options, deadline: deadline, name: name)
@@ -114,9 +116,9 @@ struct PageReading {
                 page, ReadingReport(engines: 1, lineCount: 0, language: nil, frenchLines: 0, lineLanguageRereads: 0, layoutMilliseconds: 0)
             )
         }
-        let layout = found.filter {
-            $0.box.height <= max(64, image.height / 4) && !($0.box.height > 2 * $0.box.width && $0.box.height > 100)
-        }
+        let large = Self.largeLines(of: found, pageHeight: image.height)
+        let layoutIndices = found.indices.filter { !Self.isNarrow(found[$0].box) && !large.contains($0) }
+        let layout = layoutIndices.map { found[$0] }
         // Lines whose boxes overlap their neighbours' are tilted (the page was not
         // deskewed): read alone, each box holds parts of the next line. Tesseract's page
         // recognition follows such lines; it reads this page.
@@ -128,7 +130,10 @@ struct PageReading {
             layoutMilliseconds: Int(layoutTime.components.seconds * 1000 + layoutTime.components.attoseconds / 1_000_000_000_000_000))
         report.layoutReduction = reducedBy
         guard !layout.isEmpty else {
-            return (Self.page(of: layout, lines: [], image: image, timedOut: false), report)
+            let page = try await Self.page(
+                of: found, reading: layoutIndices, lines: [], large: large, image: image, with: workers, options: options,
+                deadline: deadline, name: name, timedOut: false, report: &report)
+            return (page, report)
         }
         let boxes = layout.map(\.box)
         if doubtfulConfidence != nil, boxes.count >= 3, boxes.filter({ $0.height > $0.width }).count * 2 > boxes.count {
@@ -246,8 +251,78 @@ struct PageReading {
             }
         }
         report.frenchLines = inFrench.count
-        return (Self.page(of: layout, lines: lines, image: image, timedOut: timedOut), report)
+        let page = try await Self.page(
+            of: found, reading: layoutIndices, lines: lines, large: large, image: image, with: workers, options: options,
+            deadline: deadline, name: name, timedOut: timedOut, report: &report)
+        return (page, report)
     }
+
+    /// The lines of `found` in large type: taller than a quarter of the page (`pageHeight`) (blank paper, a
+    /// picture, or a heading in very large type), or than `largeLineHeights` times the
+    /// median line, and taller than 64 px. They are left out of the page's reading and read
+    /// last, each from its own copy (`rereadScaled`): Tesseract reads a 400 px heading
+    /// inside a page of 48 px lines as nothing, the same pixels cut out as the heading.
+    /// Tall, narrow shapes (`isNarrow`) are not among them.
+    static func largeLines(of found: [LayoutLine], pageHeight: Int) -> Set<Int> {
+        let heights = found.filter { !isNarrow($0.box) }.map(\.box.height).sorted()
+        guard let median = heights.isEmpty ? nil : heights[heights.count / 2] else { return [] }
+        let limit = max(64, min(pageHeight / 4, largeLineHeights * median))
+        return Set(found.indices.filter { !isNarrow(found[$0].box) && found[$0].box.height > limit })
+    }
+
+    /// How many times the median line's height a line must exceed to count as large type.
+    static let largeLineHeights = 3
+
+    /// The line height, in pixels, a line in large type is read at: about four times the
+    /// x-height automatic scaling gives body text (`ScalingMode.targetXHeight`).
+    static let largeLineReadingHeight = 4 * ScalingMode.targetXHeight
+
+    /// The page from `found`'s lines: those at `reading` (read as `lines`, in that order) and
+    /// the large ones (`large`), read here from copies scaled to `largeLineReadingHeight`,
+    /// each put where layout analysis found it. A large line taller than a quarter of the
+    /// page is kept only when read with `leastHeadingConfidence` (a picture reads as noise).
+    static func page(
+        of found: [LayoutLine], reading: [Int], lines: [RecognizedLine?], large: Set<Int>, image: PoemImage,
+        with workers: [Recognizer], options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String, timedOut: Bool,
+        report: inout ReadingReport
+    ) async throws(SnapPoemError) -> RecognizedPage {
+        var inOrder = [RecognizedLine?](repeating: nil, count: found.count)
+        for (position, index) in reading.enumerated() where position < lines.count { inOrder[index] = lines[position] }
+        var stopped = timedOut
+        let largeIndices = large.sorted()
+        if !largeIndices.isEmpty, !timedOut {
+            let boxes = found.map(\.box)
+            let read = try await rereadScaled(
+                largeIndices, boxes: boxes, image: image, engines: { _ in workers },
+                factor: { min(1, largeLineReadingHeight / Double(boxes[$0].height)) }, options: options, deadline: deadline, name: name)
+            stopped = stopped || read.timedOut
+            for (index, line) in read.lines {
+                if isTall(boxes[index], in: image), confidence(of: line) < leastHeadingConfidence { continue }
+                inOrder[index] = line
+                report.largeLines += 1
+            }
+        }
+        let kept = found.indices.filter { inOrder[$0] != nil }
+        return page(of: kept.map { found[$0] }, lines: kept.map { inOrder[$0] }, image: image, timedOut: stopped)
+    }
+
+    /// Whether a layout line is taller than a quarter of `image` (and than 64 px): blank paper,
+    /// a picture, or a heading in very large type (`largeLines`).
+    static func isTall(_ box: BoundingBox, in image: PoemImage) -> Bool {
+        box.height > max(64, image.height / 4)
+    }
+
+    /// Whether a layout line is tall and narrow (more than twice as tall as wide, and over
+    /// 100 px): a tree trunk, a rule in a drawing. A line of text is wider than tall, bar a
+    /// lone "I"; such lines are not read.
+    static func isNarrow(_ box: BoundingBox) -> Bool {
+        box.height > 2 * box.width && box.height > 100
+    }
+
+    /// The least mean word confidence of a line taller than a quarter of the page
+    /// (`isTall`) for it to be kept: the same bar as lines found by the coverage check
+    /// (`CoverageCheck.leastRereadConfidence`).
+    static let leastHeadingConfidence = CoverageCheck.leastRereadConfidence
 
     /// The primary engine's layout analysis of `image`, on a copy `reduction` times smaller
     /// when that is more than 1 and the image is grey, with the boxes brought back to
@@ -305,12 +380,22 @@ struct PageReading {
         _ indices: [Int], boxes: [BoundingBox], image: PoemImage, engines: (Int) -> [Recognizer], options: RecognitionOptions,
         deadline: ContinuousClock.Instant?, name: String
     ) async throws(SnapPoemError) -> (lines: [(Int, RecognizedLine)], timedOut: Bool) {
+        try await rereadScaled(
+            indices, boxes: boxes, image: image, engines: engines, factor: { _ in rereadEnlargement }, options: options,
+            deadline: deadline, name: name)
+    }
+
+    /// `rereadEnlarged`, with each line's copy scaled by `factor(index)` (below 1 shrinks).
+    static func rereadScaled(
+        _ indices: [Int], boxes: [BoundingBox], image: PoemImage, engines: (Int) -> [Recognizer], factor: (Int) -> Double,
+        options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String
+    ) async throws(SnapPoemError) -> (lines: [(Int, RecognizedLine)], timedOut: Bool) {
         guard image.bitsPerPixel == 8 else { return ([], false) }
-        let factor = rereadEnlargement
-        var jobs: [(index: Int, engine: Recognizer, crop: PoemImage, rectangle: BoundingBox, box: BoundingBox)] = []
+        var jobs: [(index: Int, engine: Recognizer, crop: PoemImage, rectangle: BoundingBox, box: BoundingBox, factor: Double)] = []
         var perEngine: [ObjectIdentifier: Int] = [:]
         for index in indices {
-            guard let rectangle = TesseractEngine.lineRectangle(boxes[index], in: image) else { continue }
+            let factor = factor(index)
+            guard factor.isFinite, factor > 0, let rectangle = TesseractEngine.lineRectangle(boxes[index], in: image) else { continue }
             let width = Int((Double(rectangle.width) * factor).rounded()), height = Int((Double(rectangle.height) * factor).rounded())
             // A line that would come out longer than Tesseract's coordinates reach (a page
             // near 32767 px wide) keeps its first reading.
@@ -326,7 +411,7 @@ struct PageReading {
                 })
             else { continue }
             perEngine[ObjectIdentifier(engine), default: 0] += 1
-            jobs.append((index, engine, enlarged, rectangle, inner))
+            jobs.append((index, engine, enlarged, rectangle, inner, factor))
         }
         do {
             return try await withThrowingTaskGroup(of: (lines: [(Int, RecognizedLine)], timedOut: Bool).self) { group in
@@ -340,7 +425,7 @@ struct PageReading {
                             if stopped { return (read, true) }
                             guard var line = lines.first else { continue }
                             func back(_ box: BoundingBox) -> BoundingBox {
-                                box.scaled(by: 1 / factor).offsetBy(dx: job.rectangle.left, dy: job.rectangle.top)
+                                box.scaled(by: 1 / job.factor).offsetBy(dx: job.rectangle.left, dy: job.rectangle.top)
                             }
                             line.words = line.words.map {
                                 RecognizedWord(text: $0.text, confidence: $0.confidence, boundingBox: back($0.boundingBox))
