@@ -632,24 +632,35 @@ def make_keystone(out, excerpt):
 
 
 def make_large_heading(out, lenore_lines):
-    """A poster-like page: the title in bold capitals 600 px tall over four lines of 48 px
-    print, a heading about twenty times the text's x-height (issue 20, "large type").
-    Tesseract reads the heading as nothing when it is handed the whole page and asked for
-    that one line, and the four short lines fill only a narrow band of the wide page."""
-    heading = "LENORE"
+    """Poster-like pages for issue 20's "large type": a title in EB Garamond Bold capitals
+    over the first four lines of "Lenore" in 48 px print, black on white, 8-bit grey.
+
+    large-heading.png: "LENORE" 600 px tall (about twenty x-heights of the text), on a page
+    1800 px tall; its line is large type but under a quarter of the page. Tesseract, handed
+    the whole page and asked for that one line, reads it as nothing.
+    large-heading-tall.png: the same on a page 1400 px tall, so that the title's line is
+    taller than a quarter of the page (such lines were dropped unread).
+    heading-over-four-lines.png: the magazine headline of the issue, "SHE MOPED.", 450 px;
+    the four short lines fill a narrow band of the wide page, and a line shape fitted to
+    them and extrapolated to the heading bent it off the page."""
     body = lenore_lines[2:6]
-    title_font = ImageFont.truetype(FONTS["garamond-bold"], 600)
     body_font = ImageFont.truetype(FONTS["garamond"], 48)
-    width = max(2400, int(title_font.getlength(heading)) + 200)
-    page = Image.new("L", (width, 1800), 255)
-    draw = ImageDraw.Draw(page)
-    draw.text((100, 40), heading, font=title_font, fill=0)
-    y = 720
-    for line in body:
-        draw.text((100, y), line, font=body_font, fill=0)
-        y += 70
-    page.save(out / "large-heading.png", optimize=True)
-    save_gt(out / "large-heading.txt", [heading, ""] + body)
+    for name, heading, size, height in (
+        ("large-heading", "LENORE", 600, 1800),
+        ("large-heading-tall", "LENORE", 600, 1400),
+        ("heading-over-four-lines", "SHE MOPED.", 450, 1650),
+    ):
+        title_font = ImageFont.truetype(FONTS["garamond-bold"], size)
+        width = max(2400, int(title_font.getlength(heading)) + 200)
+        page = Image.new("L", (width, height), 255)
+        draw = ImageDraw.Draw(page)
+        draw.text((100, 40), heading, font=title_font, fill=0)
+        y = 120 + size
+        for line in body:
+            draw.text((100, y), line, font=body_font, fill=0)
+            y += 70
+        page.save(out / f"{name}.png", optimize=True)
+        save_gt(out / f"{name}.txt", [heading, ""] + body)
 
 
 def make_chanson(out):

@@ -56,8 +56,10 @@ extension ImagePreprocessor {
     /// `image` flattened when its text lines are curved, and what was measured; the image
     /// itself and nil when fewer than four text lines could be measured.
     ///
-    /// - Parameter xHeight: the print's x-height in `image`'s pixels, when known: how far
-    ///   the lines may stray from one shared shape (`LineFit.isCurved(xHeight:)`).
+    /// - Parameters:
+    ///   - image: the page, after deskewing.
+    ///   - xHeight: the print's x-height in `image`'s pixels, when known: how far the lines
+    ///     may stray from one shared shape (`LineFit.isCurved(xHeight:)`).
     /// - Throws: `SnapPoemError.outOfMemory` when Leptonica cannot allocate.
     public static func dewarped(_ image: PoemImage, xHeight: Double? = nil) throws(SnapPoemError) -> (
         image: PoemImage, curvature: PageCurvature?
@@ -151,10 +153,11 @@ extension ImagePreprocessor {
     /// print snap-poem reads.
     static let leastSag = 6.0
 
-    /// How far, in x-heights (root mean square), the measured line centres may lie from the
-    /// shape fitted to them for a page to count as curved. Measured (BENCHMARKS.md): the
-    /// lines of the book photos, the curl sweep and flat pages lie 0.05–0.09 x-heights from
-    /// it (1.2–2.1 px); the strokes of `illustration.png`, a drawing, 6.6 px.
+    /// How far, in x-heights, the measured line centres may lie from the shape fitted to
+    /// them (`LineFit.residual`: the median line's root mean square distance) for a page to
+    /// count as curved. Measured (BENCHMARKS.md): on the held-out book photos, the curl sweep
+    /// and flat pages the median line lies 1.0–2.0 px from it, under 0.1 x-height; the
+    /// strokes of `illustration.png`, a drawing, 6.6 px.
     static let largestLineResidual = 0.2
 
     /// Solves `matrix · x = vector` by Gaussian elimination with partial pivoting; nil when
@@ -201,14 +204,18 @@ struct LineFit {
     /// The normalised x the lines' points cover, and the normalised y from the highest line
     /// to the lowest.
     let measuredX: ClosedRange<Double>, measuredY: ClosedRange<Double>
-    /// The curvature record: lines used, Leptonica-style curvatures at the top and bottom.
+    /// The curvature record: lines used, Leptonica-style curvatures at the highest and the
+    /// lowest measured line.
     let curvature: PageCurvature
-    /// The curvature halfway down the page, in Leptonica's units.
+    /// The curvature halfway down the page (at the measured line nearest to it when the lines
+    /// do not reach so far), in Leptonica's units.
     let middleCurvature: Double
     /// The largest distance, in pixels, between the fitted shape and the straight line through
     /// its ends, within the width the lines cover.
     let sag: Double
-    /// The root mean square distance, in pixels, of the lines' points from the fitted shape.
+    /// How far, in pixels, the lines' points lie from the fitted shape: the median over the
+    /// lines of each line's root mean square distance (one line the finder tracked badly
+    /// does not decide).
     let residual: Double
 
     /// Fits the lines of `binary`; nil when fewer than 4 lines of at least 8 points across 15 %
@@ -274,19 +281,17 @@ struct LineFit {
             }
         }
         self.sag = sag
-        var squares = 0.0, count = 0
-        for line in lines {
-            let rows = line.map { Self.basis($0.x, $0.y) }
-            let fitted = rows.map { row in zip(row, theta).map { $0 * $1 }.reduce(0, +) }
+        let lineResiduals = lines.map { line in
+            let fitted = line.map { point in zip(Self.basis(point.x, point.y), theta).map { $0 * $1 }.reduce(0, +) }
             let meanFitted = fitted.reduce(0, +) / Double(fitted.count)
             let meanY = line.map(\.y).reduce(0, +) / Double(line.count)
-            for (value, point) in zip(fitted, line) {
-                let residual = ((point.y - meanY) - (value - meanFitted)) * height
-                squares += residual * residual
-                count += 1
+            let squares = zip(fitted, line).map { value, point in
+                let off = ((point.y - meanY) - (value - meanFitted)) * height
+                return off * off
             }
-        }
-        residual = (squares / Double(max(count, 1))).squareRoot()
+            return (squares.reduce(0, +) / Double(squares.count)).squareRoot()
+        }.sorted()
+        residual = lineResiduals[(lineResiduals.count - 1) / 2]
         let scale = height / (width * width) * 1_000_000
         middleCurvature = (theta[1] + theta[4] * rows[1]) * scale
         let ends = [spanY.lowerBound, spanY.upperBound].map { y in Int(((theta[1] + theta[4] * y) * scale).rounded()) }

@@ -27,6 +27,9 @@ public struct TextInk: Sendable, Equatable {
     public var xHeight: Double
     /// The rows of text-like shapes, top to bottom.
     public var rows: [Row]
+    /// Whether the image could be measured at all: false when it is too small for the
+    /// measuring copy or too faint to threshold (no rows then says nothing about its text).
+    var wasMeasured = true
 
     /// How many text-like shapes there are.
     public var shapeCount: Int { rows.reduce(0) { $0 + $1.shapes.count } }
@@ -65,12 +68,13 @@ public struct TextInk: Sendable, Equatable {
         in image: PoemImage, lightOnDark: Bool = false, within region: BoundingBox? = nil
     ) throws(SnapPoemError) -> TextInk {
         let empty = TextInk(xHeight: 0, rows: [])
+        let unmeasured = TextInk(xHeight: 0, rows: [], wasMeasured: false)
         let gray = try ImagePreprocessor.grayscale(image)
-        guard let working = WorkingCopy(gray.pix) else { return empty }  // too small to measure
+        guard let working = WorkingCopy(gray.pix) else { return unmeasured }  // too small to measure
         guard let source = working.oriented(invert: lightOnDark) else {
             throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "looking for text-like ink")
         }
-        guard let binary = WorkingCopy.binarized(source) else { return empty }
+        guard let binary = WorkingCopy.binarized(source) else { return unmeasured }
         let boxes = binary.shapeBoxes()
         let heights = ImageAnalysis.letterHeights(of: boxes, imageHeight: binary.height)
         guard let xHeight = ImageAnalysis.xHeight(fromLetterHeights: heights) else { return empty }

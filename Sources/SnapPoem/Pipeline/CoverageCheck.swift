@@ -146,14 +146,16 @@ public struct CoverageCheck: Sendable {
         return (merged, after)
     }
 
-    /// Whether `page` read nothing but noise: the image holds no text-like ink at all (a
-    /// drawing, blank paper), and every line was read with a confidence under
+    /// Whether `page` read nothing but noise: the image could be measured
+    /// (`TextInk.wasMeasured`) and none of its shapes stand in rows of text (a drawing, blank
+    /// paper), and every line was read with a mean word confidence under
     /// `leastRereadConfidence`, the bar a re-read line must clear. Tesseract reads the
-    /// ground line of a drawing as "eS TT iL a". Pages with renderings of Tesseract's own
-    /// (hOCR, TSV, ALTO) are left as they are, so that they agree with the text.
+    /// ground line of a drawing as "eS TT iL a". An image that could not be measured (too
+    /// small, too faint to threshold) keeps its reading, and so do pages with renderings of
+    /// Tesseract's own (hOCR, TSV, ALTO), so that they agree with the text.
     static func readsOnlyNoise(_ page: RecognizedPage, ink: TextInk) -> Bool {
-        ink.shapeCount == 0 && page.renderings.isEmpty && !page.lines.isEmpty
-            && page.lines.allSatisfy { $0.confidence < leastRereadConfidence }
+        ink.wasMeasured && ink.shapeCount == 0 && page.renderings.isEmpty && !page.lines.isEmpty
+            && page.lines.allSatisfy { PageReading.confidence(of: $0) < leastRereadConfidence }
     }
 
     /// Whether the check applies to a reading made with `mode`: the page and block modes,

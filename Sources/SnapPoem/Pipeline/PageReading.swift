@@ -28,8 +28,9 @@ public struct ReadingReport: Sendable, Equatable, Codable {
     /// as garbage (a page upside down). The scanner then asks orientation detection at once
     /// instead of reading the whole page first. Nil when the page was read to the end.
     public var stoppedEarly: EarlyStop? = nil
-    /// How many lines in large type (headings, `PageReading.largeLines`) were read from
-    /// copies of their own, after the others, and kept.
+    /// How many lines in large type (headings, `PageReading.largeLines`) read from copies of
+    /// their own, after the others, were kept: read better than with the page, or read at
+    /// all where the page's reading leaves them out (taller than a quarter of the page).
     public var largeLines: Int = 0
 
     /// Why a reading stopped early.
@@ -50,6 +51,23 @@ public struct ReadingReport: Sendable, Equatable, Codable {
         self.frenchLines = frenchLines
         self.lineLanguageRereads = lineLanguageRereads
         self.layoutMilliseconds = layoutMilliseconds
+    }
+
+    /// Decodes a report, written by this version or an older one: the counts added later
+    /// (`enlargedRereads`, `largeLines`) read as 0 when absent, `layoutReduction` and
+    /// `stoppedEarly` as nil.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        engines = try container.decode(Int.self, forKey: .engines)
+        lineCount = try container.decode(Int.self, forKey: .lineCount)
+        language = try container.decodeIfPresent(PoemLanguage.self, forKey: .language)
+        frenchLines = try container.decode(Int.self, forKey: .frenchLines)
+        lineLanguageRereads = try container.decode(Int.self, forKey: .lineLanguageRereads)
+        layoutMilliseconds = try container.decode(Int.self, forKey: .layoutMilliseconds)
+        layoutReduction = try container.decodeIfPresent(Double.self, forKey: .layoutReduction)
+        enlargedRereads = try container.decodeIfPresent(Int.self, forKey: .enlargedRereads) ?? 0
+        stoppedEarly = try container.decodeIfPresent(EarlyStop.self, forKey: .stoppedEarly)
+        largeLines = try container.decodeIfPresent(Int.self, forKey: .largeLines) ?? 0
     }
 }
 
@@ -101,9 +119,9 @@ struct PageReading {
     ) async throws(SnapPoemError) -> (page: RecognizedPage, report: ReadingReport)? {
         let clock = ContinuousClock()
         let start = clock.now
-        // Lines in large type (a heading) are read last, each from a copy of its own at a
-        // scale that suits it (`largeLines`). A tall, narrow "line" (a tree trunk, a rule in
-        // a drawing) is not text.
+        // A "line" taller than a quarter of the page (blank paper, a picture, a heading in
+        // very large type) is read only at the end, from a copy of its own (`largeLines`); a
+        // tall, narrow one (a tree trunk, a rule in a drawing) is not text.
         guard
             let (found, reducedBy) = try await layout(
                 image, reduction: layoutReduction, options: options, deadline: deadline, name: name)
@@ -117,7 +135,7 @@ struct PageReading {
             )
         }
         let large = Self.largeLines(of: found, pageHeight: image.height)
-        let layoutIndices = found.indices.filter { !Self.isNarrow(found[$0].box) && !large.contains($0) }
+        let layoutIndices = found.indices.filter { !Self.isTall(found[$0].box, in: image) && !Self.isNarrow(found[$0].box) }
         let layout = layoutIndices.map { found[$0] }
         // Lines whose boxes overlap their neighbours' are tilted (the page was not
         // deskewed): read alone, each box holds parts of the next line. Tesseract's page
@@ -257,15 +275,21 @@ struct PageReading {
         return (page, report)
     }
 
-    /// The lines of `found` in large type: taller than a quarter of the page (`pageHeight`) (blank paper, a
-    /// picture, or a heading in very large type), or than `largeLineHeights` times the
-    /// median line, and taller than 64 px. They are left out of the page's reading and read
-    /// last, each from its own copy (`rereadScaled`): Tesseract reads a 400 px heading
-    /// inside a page of 48 px lines as nothing, the same pixels cut out as the heading.
-    /// Tall, narrow shapes (`isNarrow`) are not among them.
+    /// The lines of `found` in large type: taller than 64 px, and than a quarter of the page
+    /// (`pageHeight`: blank paper, a picture, or a heading in very large type) or
+    /// `largeLineHeights` times the median line of text. The median is taken over the lines
+    /// at least twice as wide as tall (not specks of dirt), the lower one of an even count
+    /// (so that a heading over one line is found), over all lines when none is that wide.
+    /// Each is read again at the end from a copy of its own (`page(of:reading:…)`):
+    /// Tesseract, handed the whole page and asked for a 400 px heading over 48 px lines,
+    /// reads it as nothing, and reads the same pixels cut out as the heading. Tall, narrow
+    /// shapes (`isNarrow`) are not among them.
     static func largeLines(of found: [LayoutLine], pageHeight: Int) -> Set<Int> {
-        let heights = found.filter { !isNarrow($0.box) }.map(\.box.height).sorted()
-        guard let median = heights.isEmpty ? nil : heights[heights.count / 2] else { return [] }
+        let candidates = found.filter { !isNarrow($0.box) }
+        let wide = candidates.filter { $0.box.width >= 2 * $0.box.height }
+        let heights = (wide.isEmpty ? candidates : wide).map(\.box.height).sorted()
+        guard !heights.isEmpty else { return [] }
+        let median = heights[(heights.count - 1) / 2]
         let limit = max(64, min(pageHeight / 4, largeLineHeights * median))
         return Set(found.indices.filter { !isNarrow(found[$0].box) && found[$0].box.height > limit })
     }
@@ -273,14 +297,18 @@ struct PageReading {
     /// How many times the median line's height a line must exceed to count as large type.
     static let largeLineHeights = 3
 
-    /// The line height, in pixels, a line in large type is read at: about four times the
-    /// x-height automatic scaling gives body text (`ScalingMode.targetXHeight`).
+    /// The line height, in pixels, a line in large type is read at, at most (a smaller one is
+    /// read at its own size): about four times the x-height automatic scaling gives body text
+    /// (`ScalingMode.targetXHeight`).
     static let largeLineReadingHeight = 4 * ScalingMode.targetXHeight
 
-    /// The page from `found`'s lines: those at `reading` (read as `lines`, in that order) and
-    /// the large ones (`large`), read here from copies scaled to `largeLineReadingHeight`,
-    /// each put where layout analysis found it. A large line taller than a quarter of the
-    /// page is kept only when read with `leastHeadingConfidence` (a picture reads as noise).
+    /// The page from `found`'s lines: those at `reading`, read as `lines` in that order, each
+    /// put where layout analysis found it, with the large ones (`large`) read again from
+    /// copies of their own shrunk to at most `largeLineReadingHeight` (8-bit grey images only;
+    /// `rereadScaled`). A large line that was read with the page keeps the surer of its two
+    /// readings (higher mean word confidence); one taller than a quarter of the page, which
+    /// the page's reading leaves out, is kept only when read with `leastHeadingConfidence` (a
+    /// picture reads as noise). `report.largeLines` counts the readings kept.
     static func page(
         of found: [LayoutLine], reading: [Int], lines: [RecognizedLine?], large: Set<Int>, image: PoemImage,
         with workers: [Recognizer], options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String, timedOut: Bool,
@@ -297,7 +325,13 @@ struct PageReading {
                 factor: { min(1, largeLineReadingHeight / Double(boxes[$0].height)) }, options: options, deadline: deadline, name: name)
             stopped = stopped || read.timedOut
             for (index, line) in read.lines {
-                if isTall(boxes[index], in: image), confidence(of: line) < leastHeadingConfidence { continue }
+                let sure = confidence(of: line)
+                guard sure > 0 else { continue }
+                if let first = inOrder[index] {
+                    guard sure > confidence(of: first) else { continue }
+                } else if sure < leastHeadingConfidence {
+                    continue
+                }
                 inOrder[index] = line
                 report.largeLines += 1
             }
@@ -307,7 +341,8 @@ struct PageReading {
     }
 
     /// Whether a layout line is taller than a quarter of `image` (and than 64 px): blank paper,
-    /// a picture, or a heading in very large type (`largeLines`).
+    /// a picture, or a heading in very large type. Left out of the page's reading, and read
+    /// at the end as large type (`largeLines`).
     static func isTall(_ box: BoundingBox, in image: PoemImage) -> Bool {
         box.height > max(64, image.height / 4)
     }

@@ -11,16 +11,20 @@ import Testing
 /// page by a line shape extrapolated from four short lines.
 @Suite("Large type")
 struct LargeTypeTests {
-    @Test("A heading twenty x-heights tall is read, where the layout put it, and the page is not bent")
-    func largeHeading() async throws {
-        let name = "large-heading.png"
+    @Test(
+        "A heading twenty x-heights tall is read, where the layout put it, and the page is measured flat",
+        arguments: [("large-heading.png", "LENORE"), ("large-heading-tall.png", "LENORE"), ("heading-over-four-lines.png", "SHE MOPED.")])
+    func largeHeading(name: String, heading: String) async throws {
         let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(name))
         let truth = try Fixtures.groundTruth(for: name)
-        #expect(characterErrorRate(poem.text, truth: truth) <= 0.005, "\(poem.text)")
-        #expect(poem.text.hasPrefix("LENORE\n\nAh, broken"), "\(poem.text)")
+        #expect(characterErrorRate(poem.text, truth: truth) <= 0.005, "\(name): \(poem.text)")
+        #expect(poem.text.hasPrefix("\(heading)\n\nAh, broken"), "\(name): \(poem.text)")
+        let curvature = try #require(poem.preprocessingReport.curvature, "\(name): no curvature measured")
+        #expect(!curvature.applied, "\(name): \(curvature)")
         let reading = try #require(poem.reading)
-        #expect(reading.largeLines == 1, "\(reading)")
-        #expect(poem.preprocessingReport.curvature?.applied != true, "\(String(describing: poem.preprocessingReport.curvature))")
+        // The 600 px titles are read from a copy of their own (on the tall page only there);
+        // the 450 px headline, kept level, is read with the page.
+        #expect(reading.largeLines == (heading == "LENORE" ? 1 : 0), "\(name): \(reading)")
     }
 
     @Test("The heading is the poet's muse too: --replace reaches it")
@@ -33,7 +37,7 @@ struct LargeTypeTests {
         #expect(!poem.text.lowercased().contains("lenore"), "\(poem.text)")
     }
 
-    @Test("Lines of ordinary size are not large type; a heading three times the median line is")
+    @Test("Lines of ordinary size are not large type; a heading three times the median line of text is")
     func largeLineRule() throws {
         func line(_ top: Int, _ height: Int, width: Int = 1200) -> LayoutLine {
             let box = BoundingBox(left: 100, top: top, right: 100 + width, bottom: top + height)
@@ -42,9 +46,29 @@ struct LargeTypeTests {
         let body = (0..<6).map { line(600 + 60 * $0, 48) }
         #expect(PageReading.largeLines(of: body, pageHeight: 2000).isEmpty)
         #expect(PageReading.largeLines(of: [line(40, 150)] + body, pageHeight: 2000) == [0])
-        // Under 64 px nothing is large, whatever the median; a tall narrow shape never is.
+        // A heading over a single line of text is found (the lower median of two).
+        #expect(PageReading.largeLines(of: [line(40, 150), line(300, 48)], pageHeight: 2000) == [0])
+        // Specks of dirt do not lower the median: 80 px lines among many 12 px specks stay
+        // ordinary.
+        let specks = (0..<12).map { line(1500 + 20 * $0, 12, width: 14) }
+        #expect(PageReading.largeLines(of: (0..<4).map { line(200 + 100 * $0, 80) } + specks, pageHeight: 2000).isEmpty)
+        // Under 64 px nothing is large, whatever the median; a tall narrow shape never is; a
+        // line over a quarter of the page always is.
         #expect(PageReading.largeLines(of: [line(40, 60)] + (0..<6).map { line(600 + 30 * $0, 16) }, pageHeight: 2000).isEmpty)
         #expect(PageReading.largeLines(of: [line(40, 400, width: 60)] + body, pageHeight: 2000).isEmpty)
+        #expect(PageReading.largeLines(of: [line(40, 120)] + (0..<6).map { line(600 + 60 * $0, 48) }, pageHeight: 400) == [0])
+    }
+
+    @Test("A reading report written before large lines were counted still decodes, with 0 of them")
+    func olderReportDecodes() throws {
+        let older = #"{"engines":2,"lineCount":7,"language":"eng","frenchLines":0,"lineLanguageRereads":0,"layoutMilliseconds":35}"#
+        let report = try JSONDecoder().decode(ReadingReport.self, from: Data(older.utf8))
+        #expect(report.largeLines == 0 && report.enlargedRereads == 0 && report.layoutReduction == nil && report.stoppedEarly == nil)
+        #expect(report.lineCount == 7 && report.language == .english)
+        var current = report
+        current.largeLines = 1
+        let again = try JSONDecoder().decode(ReadingReport.self, from: try JSONEncoder().encode(current))
+        #expect(again == current)
     }
 
     @Test("A drawing is not flattened: its strokes do not follow one line shape, as printed lines do")
