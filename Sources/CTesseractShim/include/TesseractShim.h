@@ -55,6 +55,11 @@ snap_poem_call_status snap_poem_tess_recognize(TessBaseAPI *handle, ETEXT_DESC *
 /// `snap_poem_tess_recognize` sets it around its call.
 void snap_poem_set_recognising(int inside);
 
+/// Makes Leptonica (and Tesseract through it) take image pixels from an allocator that asks
+/// the kernel for large buffers' pages at once (see ImageMemory.cpp). Process-wide; call once,
+/// before the first image is made.
+void snap_poem_use_prefaulted_image_memory(void);
+
 /// Whether the calling thread is inside an LSTM-only initialisation (`snap_poem_tess_init4`
 /// with `OEM_LSTM_ONLY` sets it around its call). Tesseract's universal ambiguity table,
 /// which only the legacy engine reads, is then not parsed (see UniversalAmbiguities.cpp).

@@ -5,8 +5,8 @@ import CTesseract
 /// Instances are never mutated after construction (every operation returns a new image), so
 /// sharing one between threads for reading is safe; that is what makes the `@unchecked
 /// Sendable` sound. Leptonica's reference count is not atomic, so this type never calls
-/// `pixClone`: whoever needs to hand the pixels to a C API that may clone them (Tesseract's
-/// `SetImage`) takes a private `pixCopy` first (see `TesseractEngine`).
+/// `pixClone`, and hands its pixels to Tesseract only through `hand(to:)`, which knows when
+/// Tesseract would write to them.
 final class PixImage: @unchecked Sendable {
     /// The owned pixels. Never nil; never destroyed by anyone else.
     let pointer: UnsafeMutablePointer<PIX>

@@ -67,13 +67,9 @@ final class OrientationEngine {
         precondition(!isDamaged, "a damaged engine must be replaced, not used")
         LibrarySetup.keepTesseractSingleThreaded()
         defer { if !isDamaged { TessBaseAPIClear(handle) } }
-        // A private copy, so that no Leptonica reference count is shared between threads.
-        var privateCopy = pixCopy(nil, image.pix.pointer)
-        guard privateCopy != nil else {
+        guard let handed = image.pix.hand(to: handle) else {
             throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "copying the image for orientation detection")
         }
-        let handed = snap_poem_tess_set_image2(handle, privateCopy)
-        pixDestroy(&privateCopy)
         try check(handed)
         TessBaseAPISetSourceResolution(handle, 300)
         guard MemoryHeadroom.isAvailable(MemoryHeadroom.recognitionBytes(width: image.width, height: image.height)) else {

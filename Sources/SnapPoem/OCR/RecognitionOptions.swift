@@ -69,7 +69,9 @@ public enum PageSegmentationMode: Int, Sendable, Codable, CaseIterable {
 public enum EngineMode: String, Sendable, Codable, CaseIterable {
     /// The LSTM neural network (the default; the only one in "fast" and "best" data).
     case lstm
-    /// The legacy character classifier; needs traineddata that includes it.
+    /// The legacy character classifier; needs traineddata that includes it. snap-poem turns
+    /// off Tesseract's fixed-pitch test for the whole process (`textord_all_prop`), so type
+    /// from a typewriter is cut into characters as proportional type.
     case legacy
     /// Both, combined.
     case combined

@@ -128,19 +128,16 @@ extension TesseractEngine {
         return BoundingBox(left: left, top: top, right: right, bottom: bottom)
     }
 
-    /// Gives Tesseract a private copy of `image` with the resolution, page segmentation mode
+    /// Gives Tesseract `image` (`PixImage.hand(to:)`) with the resolution, page segmentation mode
     /// and per-recognition variables of `options`.
     private func hand(_ image: PoemImage, options: RecognitionOptions, mode: PageSegmentationMode, name: String) throws(SnapPoemError) {
         guard RecognitionOptions.dotsPerInchRange.contains(options.dotsPerInch) else {
             throw .invalidOption(
                 option: "dotsPerInch", reason: "\(options.dotsPerInch) is outside \(RecognitionOptions.dotsPerInchRange) dots per inch")
         }
-        var privateCopy = pixCopy(nil, image.pix.pointer)
-        guard privateCopy != nil else {
+        guard let handed = image.pix.hand(to: handle) else {
             throw .outOfMemory(path: name, stage: "copying the \(image.width)×\(image.height) image for Tesseract")
         }
-        let handed = snap_poem_tess_set_image2(handle, privateCopy)
-        pixDestroy(&privateCopy)
         try check(handed, name: name, doing: "handing the image to Tesseract")
         TessBaseAPISetSourceResolution(handle, Int32(options.dotsPerInch))
         TessBaseAPISetPageSegMode(handle, mode.tesseractValue)

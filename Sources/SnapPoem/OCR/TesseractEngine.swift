@@ -235,12 +235,9 @@ final class TesseractEngine {
                 throw error.naming(name)
             }
         }
-        var privateCopy = pixCopy(nil, source.pointer)
-        guard privateCopy != nil else {
+        guard let handed = source.hand(to: handle) else {
             throw .outOfMemory(path: name, stage: "copying the \(image.width)×\(image.height) image for Tesseract")
         }
-        let handed = snap_poem_tess_set_image2(handle, privateCopy)
-        pixDestroy(&privateCopy)
         try check(handed, name: name, doing: "handing the image to Tesseract")
         TessBaseAPISetSourceResolution(handle, Int32(options.dotsPerInch))
         TessBaseAPISetPageSegMode(handle, options.pageSegmentation.tesseractValue)

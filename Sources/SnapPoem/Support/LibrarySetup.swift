@@ -6,6 +6,10 @@ import Foundation
 ///
 /// - Leptonica's message severity is set to none: its warnings about damaged files would
 ///   otherwise reach the user's terminal; snap-poem reports every failure itself.
+/// - Image memory: Leptonica's pixel buffers (Tesseract's too) come from an allocator that
+///   asks the kernel for a large buffer's pages in one call instead of faulting each one in
+///   twice (`Sources/CTesseractShim/ImageMemory.cpp`: a 300-dpi page enlarged to 17
+///   megapixels spent 0.36 s in the kernel without it, 0.16 s with it).
 /// - OpenMP: Debian's Tesseract is built with OpenMP, and on a small machine its threads make
 ///   one page 3–9× slower. `OMP_THREAD_LIMIT` is read only when libgomp loads, and Tesseract
 ///   overrides `omp_set_num_threads`, so snap-poem calls `omp_set_max_active_levels(0)` on
@@ -18,6 +22,11 @@ import Foundation
 ///   Tesseract's process-wide variables are learnt at the same time
 ///   (`processWideVariables`), so that engines can refuse a `-c` of one instead of changing
 ///   every other engine in the process.
+/// - Tesseract's `textord_all_prop` is set to 1 at the same time: layout analysis then takes
+///   every line for proportional type instead of testing each for fixed pitch. Only the
+///   legacy recogniser cuts characters at a fixed pitch; the LSTM reads whole lines either
+///   way. The test was 3 % of the CPU of reading ten held-out images, and its removal leaves
+///   the text of all 84 benchmark and sample images unchanged (BENCHMARKS.md).
 enum LibrarySetup {
     /// Runs the one-time, process-wide set-up. Cheap after the first call.
     static func ensure() {
@@ -26,6 +35,7 @@ enum LibrarySetup {
 
     private static let once: Void = {
         setMsgSeverity(Int32(L_SEVERITY_NONE))
+        snap_poem_use_prefaulted_image_memory()
     }()
 
     private typealias SetMaxActiveLevels = @convention(c) (Int32) -> Void
@@ -107,6 +117,9 @@ private enum TesseractProcessSettings {
         // Every failure is detected from return values instead, and reported with context.
         var accepted: Int32 = 0
         guard snap_poem_tess_set_variable(handle, "debug_file", "/dev/null", &accepted) == SNAP_POEM_CALL_RETURNED else {
+            return nil
+        }
+        guard snap_poem_tess_set_variable(handle, "textord_all_prop", "1", &accepted) == SNAP_POEM_CALL_RETURNED else {
             return nil
         }
         return processWideNames(handle)

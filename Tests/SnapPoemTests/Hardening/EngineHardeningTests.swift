@@ -47,6 +47,50 @@ struct EngineHardeningTests {
         #expect(String(cString: value) == "/dev/null")
     }
 
+    @Test("textord_all_prop is 1 for every engine, set once with debug_file")
+    func fixedPitchTestOff() async throws {
+        _ = try await Recognizer()
+        let handle = try #require(TessBaseAPICreate())
+        defer { TessBaseAPIDelete(handle) }
+        TessBaseAPISetVariable(handle, "tessedit_pageseg_mode", "3")
+        var value: Int32 = 0
+        #expect(TessBaseAPIGetBoolVariable(handle, "textord_all_prop", &value) != 0)
+        #expect(value == 1)
+    }
+
+    @Test("An image Tesseract would write to (four samples, from a PNG) is read from a private copy and stays as it was")
+    func sharedImageNeverWritten() async throws {
+        LibrarySetup.ensure()
+        // The decoder removes alpha itself; read the file with Leptonica to keep it.
+        let pix = try #require(PixImage.taking(pixRead(Fixtures.sample("formats/stanza-alpha.png"))))
+        try #require(pixGetSpp(pix.pointer) == 4 && pixGetInputFormat(pix.pointer) == Int32(IFF_PNG))
+        let reference = try #require(PixImage.taking(pixCopy(nil, pix.pointer)))
+        let page = try await Recognizer().recognize(PoemImage(pix: pix))
+        #expect(page.hasText)
+        var same: Int32 = 0
+        #expect(pixEqual(pix.pointer, reference.pointer, &same) == 0 && same == 1, "the caller's pixels are unchanged")
+        #expect(pixGetSpp(pix.pointer) == 4, "the alpha channel is still there")
+    }
+
+    @Test("Large image buffers arrive with their pages already in memory (ImageMemory.cpp)")
+    func largeImagesPrefaulted() throws {
+        LibrarySetup.ensure()
+        // 16 MiB of pixels that nothing has touched yet: without the allocator's advice, none
+        // of its pages would be resident until first use.
+        let pix = try #require(PixImage.taking(pixCreateNoInit(4096, 4096, 8)))
+        let start = UInt(bitPattern: pixGetData(pix.pointer))
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let first = (start + page - 1) / page * page
+        let count = Int((start + 16 << 20) / page * page - first) / Int(page)
+        var resident = [UInt8](repeating: 0, count: count)
+        let status = resident.withUnsafeMutableBufferPointer {
+            mincore(UnsafeMutableRawPointer(bitPattern: first), count * Int(page), $0.baseAddress)
+        }
+        try #require(status == 0)
+        let residentPages = resident.filter { $0 & 1 != 0 }.count
+        #expect(residentPages == count, "\(residentPages) of \(count) pages resident")
+    }
+
     @Test("A resolution outside 70–2400 dpi is an error from the library, never a trap", arguments: [0, 69, 2401, Int.max, Int.min])
     func badResolution(dotsPerInch: Int) async throws {
         let recognizer = try await Recognizer()
