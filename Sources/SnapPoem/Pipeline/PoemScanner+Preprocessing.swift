@@ -62,8 +62,10 @@ extension PoemScanner {
     /// runs out), the first reading stands and the report's notes say why.
     ///
     /// A page whose lines lie level but whose first lines read badly (`stopped` is
-    /// `.doubtfulStart`) is first read upside down (`readUpsideDown`); orientation detection
-    /// is asked only when that reads no better.
+    /// `.doubtfulStart`) is first read upside down, and a page whose lines stand on end
+    /// (`.verticalLines`) first turned the way its lines' starts suggest (`lineStartTurn`,
+    /// `PageReading.turnFromLineStarts`), each by `readTurned`; orientation detection is
+    /// asked only when that reads no better.
     ///
     /// - Returns: nil when the first reading was good enough (or detection is off).
     func retryIfTurned(
@@ -71,6 +73,7 @@ extension PoemScanner {
         first: PreparedImage,
         page: RecognizedPage,
         stopped: ReadingReport.EarlyStop?,
+        lineStartTurn: Int? = nil,
         recognition: RecognitionOptions,
         deadline: ContinuousClock.Instant?,
         name: String,
@@ -81,9 +84,15 @@ extension PoemScanner {
         else { return nil }
         let clock = ContinuousClock()
         var retry = OrientationRetry(better: nil, report: first.report)
-        if stopped == .doubtfulStart {
-            let tried = try await readUpsideDown(
-                stage: stage, page: page, recognition: recognition, deadline: deadline, name: name, progress: progress)
+        let guess: Int? =
+            switch stopped {
+            case .doubtfulStart: 180
+            case .verticalLines: lineStartTurn
+            case nil: nil
+            }
+        if let guess {
+            let tried = try await readTurned(
+                by: guess, stage: stage, page: page, recognition: recognition, deadline: deadline, name: name, progress: progress)
             retry.preprocessTime += tried.preprocessTime
             retry.recognizeTime += tried.recognizeTime
             if let better = tried.better {
@@ -91,7 +100,10 @@ extension PoemScanner {
                 return retry
             }
             if deadline.map({ clock.now >= $0 }) == true {
-                retry.report.notes.append("the time limit ended while the page was read upside down; the page was read as it is")
+                retry.report.notes.append(
+                    guess == 180
+                        ? "the time limit ended while the page was read upside down; the page was read as it is"
+                        : "the time limit ended while the page was read turned \(guess)°; the page was read as it is")
                 retry.outOfTime = true
                 return retry
             }
@@ -164,17 +176,19 @@ extension PoemScanner {
         return retry
     }
 
-    /// Reads a page upside down: the page is turned 180° and read, stopping after its first
-    /// lines when they too read badly. Kept when it reads to the end with a mean word
-    /// confidence of at least `doubtfulConfidence`, above the first reading's.
+    /// Reads a page turned by `rotation` degrees clockwise, stopping after its first lines
+    /// when they too read badly. Kept when it reads to the end with a mean word confidence
+    /// of at least `doubtfulConfidence`, above the first reading's.
     ///
     /// Why before orientation detection: a page whose lines lie level (no `verticalLines`
     /// stop) but whose first lines read as garbage is, on the samples and the held-out set,
-    /// upside down whenever it is turned at all. Turning it costs a deskew and a reading that
-    /// has to be made anyway, while orientation detection costs 0.2–0.3 s on top
-    /// (BENCHMARKS.md); a page upright but hard to read pays the first lines of the turned
-    /// reading (about 0.1–0.2 s) before detection is asked as before.
-    func readUpsideDown(
+    /// upside down (180) whenever it is turned at all; a page whose lines stand on end is
+    /// turned the way the aligned starts of its lines say (90 or 270). Turning it costs a
+    /// deskew and a reading that has to be made anyway, while orientation detection costs
+    /// 0.2–0.3 s on top (BENCHMARKS.md); a page the guess does not fit pays the first lines of
+    /// the turned reading (about 0.1–0.2 s) before detection is asked as before.
+    func readTurned(
+        by rotation: Int,
         stage: ImagePreprocessor.Stage,
         page: RecognizedPage,
         recognition: RecognitionOptions,
@@ -188,7 +202,7 @@ extension PoemScanner {
         var turned: PreparedImage
         do throws(SnapPoemError) {
             turned = try await offload { () throws(SnapPoemError) in
-                try ImagePreprocessor.finish(stage, turn: PageOrientation(rotation: 180, confidence: 0), applying: true)
+                try ImagePreprocessor.finish(stage, turn: PageOrientation(rotation: rotation, confidence: 0), applying: true)
             }
         } catch {
             throw error.naming(name)

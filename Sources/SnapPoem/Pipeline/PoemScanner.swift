@@ -209,7 +209,8 @@ public final class PoemScanner: Sendable {
             layoutReduction: preparation.report.lineFindingReduction)
         var recognizeTime = clock.now - recognizeStart
         if let retry = try await retryIfTurned(
-            stage: stage, first: preparation, page: page, stopped: reading?.stoppedEarly, recognition: recognition,
+            stage: stage, first: preparation, page: page, stopped: reading?.stoppedEarly, lineStartTurn: reading?.lineStartTurn,
+            recognition: recognition,
             deadline: deadline, name: name, progress: progress)
         {
             preparation.report = retry.report

@@ -148,12 +148,20 @@ struct EngineHardeningTests {
         for _ in 0..<2 {
             await #expect(throws: SnapPoemError.self) { _ = try await detector.detect(image) }
         }
-        // In the pipeline: a page standing on end asks for detection; the failure is a note.
+        // In the pipeline: a page standing on end that does not read well turned the way its
+        // lines' starts say asks for detection; the failure is a note. Mirrored top to bottom,
+        // the page reads as garbage every way round.
         var configuration = ScanConfiguration()
         configuration.engine.tessdataDirectory = folder.path
         let scanner = try await PoemScanner(configuration: configuration)
-        let poem = try await scanner.scan(fileAt: Fixtures.sample("photo-rotated-270.png"))
+        let (onItsSide, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("photo-rotated-270.png"))
+        let mirrored = try #require(PixImage.taking(pixFlipTB(nil, onItsSide.pix.pointer)))
+        let poem = try await scanner.scan(PoemImage(pix: mirrored), name: "mirrored")
         #expect(poem.preprocessingReport.notes.contains { $0.hasPrefix("orientation detection could not run (") })
+        // The same page, not mirrored, is turned by its lines' starts without detection.
+        let turned = try await scanner.scan(fileAt: Fixtures.sample("photo-rotated-270.png"))
+        #expect(turned.preprocessingReport.rotation == 90)
+        #expect(!turned.preprocessingReport.notes.contains { $0.hasPrefix("orientation detection could not run (") })
         // A page upside down needs no detection: it is read upside down and turned all the same.
         let upsideDown = try await scanner.scan(fileAt: Fixtures.sample("photo-rotated-180.png"))
         #expect(upsideDown.preprocessingReport.rotation == 180)

@@ -1,6 +1,7 @@
 import Foundation
-import SnapPoem
 import Testing
+
+@testable import SnapPoem
 
 @Suite("The default pipeline on photo-like samples, with real Tesseract")
 struct PhotoPipelineTests {
@@ -23,20 +24,37 @@ struct PhotoPipelineTests {
     }
 
     @Test(
-        "Pages turned 180° and 270° are turned back; the report says so",
+        "Pages turned 90°, 180° and 270° are turned back without asking orientation detection; the report says so",
         arguments: [
-            ("photo-rotated-180.png", 180), ("photo-rotated-270.png", 90),
+            ("photo-rotated-90.png", 270), ("photo-rotated-180.png", 180), ("photo-rotated-270.png", 90),
         ])
     func turnsPagesBack(file: String, rotation: Int) async throws {
         let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(file))
         #expect(poem.preprocessingReport.rotation == rotation)
-        if rotation == 180 {
-            // Its lines lie level and read as garbage: read upside down, without asking OSD.
-            #expect(poem.preprocessingReport.orientationConfidence == nil)
-        } else {
-            #expect(poem.preprocessingReport.orientationConfidence.map { $0 >= OrientationDetector.minimumConfidence } == true)
-        }
+        // Upside down, its lines lie level and read as garbage: read turned 180°. On its side,
+        // its lines stand on end and start in line at one end: turned the way that end says.
+        // Either way the turned reading is good, so OSD is never asked (no confidence).
+        #expect(poem.preprocessingReport.orientationConfidence == nil)
         #expect(poem.page.meanConfidence >= PoemScanner.doubtfulConfidence)
+    }
+
+    @Test("The lines' starts say which way a page on its side turns: the aligned end is the left margin")
+    func turnFromLineStarts() {
+        // Five lines standing on end, 30 px thick, of lengths 300–700 px.
+        let lengths = [300, 700, 450, 600, 520]
+        let startingAtTop = lengths.enumerated().map { i, length in
+            BoundingBox(left: 50 * i, top: 100, right: 50 * i + 30, bottom: 100 + length)
+        }
+        let startingAtBottom = lengths.enumerated().map { i, length in
+            BoundingBox(left: 50 * i, top: 900 - length, right: 50 * i + 30, bottom: 900)
+        }
+        let justified = lengths.indices.map { i in BoundingBox(left: 50 * i, top: 100, right: 50 * i + 30, bottom: 800) }
+        #expect(PageReading.turnFromLineStarts(startingAtTop) == 270)
+        #expect(PageReading.turnFromLineStarts(startingAtBottom) == 90)
+        #expect(PageReading.turnFromLineStarts(justified) == nil, "both ends in line: nothing to go by")
+        #expect(PageReading.turnFromLineStarts(Array(startingAtTop.prefix(2))) == nil, "too few lines")
+        let level = startingAtTop.map { BoundingBox(left: $0.top, top: $0.left, right: $0.bottom, bottom: $0.right) }
+        #expect(PageReading.turnFromLineStarts(level) == nil, "lines lying level do not stand on end")
     }
 
     @Test(
