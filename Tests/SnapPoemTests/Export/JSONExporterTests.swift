@@ -113,7 +113,8 @@ struct JSONExporterTests {
         // Read by one call of Tesseract (renderings): a line-by-line report shows its keys.
         poem.reading = ReadingReport(
             engines: 2, lineCount: 4, language: .english, frenchLines: 0, lineLanguageRereads: 0, layoutMilliseconds: 12)
-        poem.reading?.stoppedEarly = .doubtfulStart
+        poem.reading?.stoppedEarly = .verticalLines
+        poem.reading?.lineStartTurn = 270
         poem.reading?.layoutReduction = 1.42
         var report = poem.preprocessingReport
         report.curvature = PageCurvature(lineCount: 4, minimumCurvature: -90, maximumCurvature: -60, applied: true)
