@@ -63,8 +63,9 @@ struct LargeTypeTests {
     func olderReportDecodes() throws {
         let older = #"{"engines":2,"lineCount":7,"language":"eng","frenchLines":0,"lineLanguageRereads":0,"layoutMilliseconds":35}"#
         let report = try JSONDecoder().decode(ReadingReport.self, from: Data(older.utf8))
-        #expect(report.largeLines == 0 && report.enlargedRereads == 0 && report.layoutReduction == nil && report.stoppedEarly == nil
-            && report.lineStartTurn == nil)
+        #expect(
+            report.largeLines == 0 && report.enlargedRereads == 0 && report.layoutReduction == nil && report.stoppedEarly == nil
+                && report.lineStartTurn == nil)
         #expect(report.lineCount == 7 && report.language == .english)
         var current = report
         current.largeLines = 1
