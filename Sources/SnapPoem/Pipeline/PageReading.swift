@@ -144,11 +144,7 @@ struct PageReading {
         // both.
         let foundBoxes = found.map(\.box)
         if doubtfulConfidence != nil, foundBoxes.count >= 3, foundBoxes.filter({ $0.height > $0.width }).count * 2 > foundBoxes.count {
-            let layoutTime = clock.now - start
-            var report = ReadingReport(
-                engines: 1, lineCount: found.count, language: nil, frenchLines: 0, lineLanguageRereads: 0,
-                layoutMilliseconds: Int(layoutTime.components.seconds * 1000 + layoutTime.components.attoseconds / 1_000_000_000_000_000))
-            report.layoutReduction = reducedBy
+            var report = Self.report(engines: 1, lineCount: found.count, layoutTime: clock.now - start, reducedBy: reducedBy)
             report.stoppedEarly = .verticalLines
             report.lineStartTurn = Self.turnFromLineStarts(foundBoxes)
             return (Self.page(of: found, lines: [], image: image, timedOut: false), report)
@@ -162,10 +158,7 @@ struct PageReading {
         if Self.linesOverlap(layout) { return nil }
         let layoutTime = clock.now - start
         let workers = await engines.workers()
-        var report = ReadingReport(
-            engines: workers.count, lineCount: layout.count, language: nil, frenchLines: 0, lineLanguageRereads: 0,
-            layoutMilliseconds: Int(layoutTime.components.seconds * 1000 + layoutTime.components.attoseconds / 1_000_000_000_000_000))
-        report.layoutReduction = reducedBy
+        var report = Self.report(engines: workers.count, lineCount: layout.count, layoutTime: layoutTime, reducedBy: reducedBy)
         guard !layout.isEmpty else {
             let page = try await Self.page(
                 of: found, reading: layoutIndices, lines: [], large: large, image: image, with: workers, options: options,
@@ -535,6 +528,17 @@ struct PageReading {
         } catch {
             throw .cancelled(path: name)
         }
+    }
+
+    /// A report of a reading just past layout analysis: `engines` about to read `lineCount`
+    /// lines, found in `layoutTime` on a copy `reducedBy` times smaller (nil: the image).
+    private static func report(engines: Int, lineCount: Int, layoutTime: Duration, reducedBy: Double?) -> ReadingReport {
+        let milliseconds = layoutTime.components.seconds * 1000 + layoutTime.components.attoseconds / 1_000_000_000_000_000
+        var report = ReadingReport(
+            engines: engines, lineCount: lineCount, language: nil, frenchLines: 0, lineLanguageRereads: 0,
+            layoutMilliseconds: Int(milliseconds))
+        report.layoutReduction = reducedBy
+        return report
     }
 
     /// The quarter turn, clockwise, that stands a page's vertical lines upright, judged from
