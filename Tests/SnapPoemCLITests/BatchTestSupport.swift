@@ -64,13 +64,16 @@ enum InterruptedRun {
                     let process = Process()
                     process.executableURL = BinaryRun.executable
                     process.arguments = arguments
-                    // The interrupter waits on a thread of its own while both pipes are drained.
+                    // The interrupter waits on a thread of its own while both pipes are drained:
+                    // a Thread, not a global queue, which a loaded test run can leave unserved
+                    // until the batch has finished.
                     let result = try PipedProcess.run(process, input: nil) {
-                        DispatchQueue.global().async {
+                        let interrupter = Thread {
                             let deadline = Date().addingTimeInterval(120)
-                            while !ready(), process.isRunning, Date() < deadline { usleep(20_000) }
+                            while !ready(), process.isRunning, Date() < deadline { usleep(5_000) }
                             if process.isRunning { kill(process.processIdentifier, SIGINT) }
                         }
+                        interrupter.start()
                         return nil
                     }
                     continuation.resume(

@@ -93,7 +93,7 @@ struct ManifestResumeTests {
     @Test("Ctrl-C: exit 130, an honest count, a valid manifest, nothing half-written; the rerun does only the rest")
     func interruptAndResume() async throws {
         var files: [String: String] = [:]
-        for index in 1...8 { files["p\(index).jpg"] = BatchFixtures.small }
+        for index in 1...24 { files["p\(index).jpg"] = BatchFixtures.small }
         let input = try BatchFixtures.folder(files)
         let output = try Fixtures.temporaryFolder()
         defer { BatchFixtures.remove(input, output) }
@@ -102,13 +102,13 @@ struct ManifestResumeTests {
         _ = FileManager.default.createFile(atPath: output.appendingPathComponent(".other.txt.snap-poem-Zz99Yy").path, contents: Data())
         let manifestPath = output.appendingPathComponent("manifest.jsonl").path
         let interrupted = try await InterruptedRun.run([input.path, "--output-dir", output.path, "-j", "2"]) {
-            ((try? String(contentsOfFile: manifestPath, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2
+            ((try? String(contentsOfFile: manifestPath, encoding: .utf8)) ?? "").split(separator: "\n").count >= 1
         }
         #expect(interrupted.status == 130, "\(interrupted.error)")
         let summary = try #require(interrupted.error.split(separator: "\n").last)
         let counts = summary.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) }
-        // "snap-poem: 8 images: W written, 0 skipped (done before), 0 failed, C cancelled"
-        #expect(counts.count == 5 && counts[0] == 8 && counts[1] + counts[2] + counts[3] + counts[4] == 8, "\(summary)")
+        // "snap-poem: 24 images: W written, 0 skipped (done before), 0 failed, C cancelled"
+        #expect(counts.count == 5 && counts[0] == 24 && counts[1] + counts[2] + counts[3] + counts[4] == 24, "\(summary)")
         #expect(counts.count == 5 && counts[4] > 0, "\(summary)")
         let written = counts.count == 5 ? counts[1] : 0
         let lines = try BatchFixtures.manifestLines(output)
@@ -124,8 +124,8 @@ struct ManifestResumeTests {
         #expect(resumed.status == 0, "\(resumed.error)")
         #expect(
             resumed.error.hasSuffix(
-                "snap-poem: 8 images: \(8 - written) written, \(written) skipped (done before), 0 failed, 0 cancelled\n"))
-        #expect(try BatchFixtures.files(output).filter { $0.hasSuffix(".txt") }.count == 8)
+                "snap-poem: 24 images: \(24 - written) written, \(written) skipped (done before), 0 failed, 0 cancelled\n"))
+        #expect(try BatchFixtures.files(output).filter { $0.hasSuffix(".txt") }.count == 24)
     }
 
     /// `sha256sum`'s digest of a file, the independent check of `ContentHash`.
