@@ -11,6 +11,13 @@ extension BatchInput {
     /// - Throws: `SnapPoemError` naming `path`: not found, a folder, not a regular file,
     ///   permission denied, too large, out of memory, an I/O error.
     public func readContents() throws(SnapPoemError) -> Data {
-        try InputFile.read(fileSystemPath: fileSystemPath, name: path, limit: ImageLimits.standard.maxFileBytes)
+        try readContents(shouldStop: { false })
+    }
+
+    /// `readContents()`, asking `shouldStop` while a file that keeps the reader waiting is
+    /// awaited (`SnapPoemError.cancelled` when it answers true).
+    func readContents(shouldStop: () -> Bool) throws(SnapPoemError) -> Data {
+        try InputFile.read(
+            fileSystemPath: fileSystemPath, name: path, limit: ImageLimits.standard.maxFileBytes, shouldStop: shouldStop)
     }
 }

@@ -13,9 +13,17 @@ import Foundation
 /// - Running out of memory for the buffer is an error, not a trap.
 /// - Standard input is read in slices, checking `shouldStop` every 100 ms while it waits,
 ///   so Ctrl-C stops a read from a terminal or a pipe that never ends.
+/// - A regular file never makes a reader wait, except a kernel file that waits for events
+///   (`/proc/kmsg` looks like an empty regular file and blocks): one that gives no data for
+///   `regularFileStall` is refused, and `shouldStop` is asked while it is awaited.
 package enum InputFile {
     /// How standard input is named in errors.
     static let standardInputName = "<stdin>"
+
+    /// How long a regular file may keep a reader waiting for data before it is refused.
+    /// `poll` reports a file on a disk (local or over the network) ready at once, however
+    /// slow the disk; only a file that waits for events stays unready.
+    static let regularFileStall = Duration.seconds(2)
 
     /// Reads the regular file at `path` (`"-"` reads standard input).
     ///
@@ -26,7 +34,7 @@ package enum InputFile {
         _ path: String, limit: Int, shouldStop: () -> Bool = { false }
     ) throws(SnapPoemError) -> Data {
         if path == "-" { return try readStandardInput(limit: limit, shouldStop: shouldStop) }
-        return try read(fileSystemPath: Array(path.utf8), name: path, limit: limit)
+        return try read(fileSystemPath: Array(path.utf8), name: path, limit: limit, shouldStop: shouldStop)
     }
 
     /// Reads the regular file whose path is `fileSystemPath`: the bytes the file system
@@ -34,21 +42,25 @@ package enum InputFile {
     /// errors name it.
     ///
     /// - Throws: as `read(_:limit:shouldStop:)`.
-    package static func read(fileSystemPath: [UInt8], name path: String, limit: Int) throws(SnapPoemError) -> Data {
+    package static func read(
+        fileSystemPath: [UInt8], name path: String, limit: Int, shouldStop: () -> Bool = { false }
+    ) throws(SnapPoemError) -> Data {
         let terminated = fileSystemPath + [0]
         let descriptor = terminated.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
         }
         guard descriptor >= 0 else { throw openFailure(errno, path: path, fileSystemPath: terminated) }
         defer { close(descriptor) }
-        return try read(descriptor: descriptor, name: path, limit: limit)
+        return try read(descriptor: descriptor, name: path, limit: limit, shouldStop: shouldStop)
     }
 
     /// Reads the file open as `descriptor` (opened with `O_NONBLOCK`) from its start: it must
     /// be a regular file of at most `limit` bytes. `name` is how errors name it.
     ///
     /// - Throws: as `read(_:limit:shouldStop:)`.
-    package static func read(descriptor: Int32, name path: String, limit: Int) throws(SnapPoemError) -> Data {
+    package static func read(
+        descriptor: Int32, name path: String, limit: Int, shouldStop: () -> Bool = { false }
+    ) throws(SnapPoemError) -> Data {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw .unreadableFile(path: path, reason: systemReason(errno))
@@ -58,7 +70,8 @@ package enum InputFile {
         guard kind == S_IFREG else { throw .notARegularFile(path: path, kind: describe(fileType: kind)) }
         let size = Int(status.st_size)
         guard size <= limit else { throw .fileTooLarge(path: path, bytes: size, limit: limit) }
-        return try readAll(descriptor, name: path, expected: size, limit: limit, shouldStop: { false })
+        return try readAll(
+            descriptor, name: path, expected: size, limit: limit, stall: regularFileStall, shouldStop: shouldStop)
     }
 
     /// Reads standard input to its end, up to `limit` bytes.
@@ -78,7 +91,9 @@ package enum InputFile {
             guard remaining <= limit else { throw .fileTooLarge(path: name, bytes: remaining, limit: limit) }
             expected = max(remaining, 0)
         }
-        return try readAll(STDIN_FILENO, name: name, expected: expected, limit: limit, shouldStop: shouldStop)
+        return try readAll(
+            STDIN_FILENO, name: name, expected: expected, limit: limit, stall: kind == S_IFREG ? regularFileStall : nil,
+            shouldStop: shouldStop)
     }
 
     /// Reads a pipe, terminal or other stream to its end, at most `limit` bytes, asking
@@ -88,15 +103,18 @@ package enum InputFile {
     static func readStream(
         _ descriptor: Int32, name: String, limit: Int, shouldStop: () -> Bool
     ) throws(SnapPoemError) -> Data {
-        try readAll(descriptor, name: name, expected: 0, limit: limit, shouldStop: shouldStop)
+        try readAll(descriptor, name: name, expected: 0, limit: limit, stall: nil, shouldStop: shouldStop)
     }
 
     /// Reads `descriptor` to its end into one buffer, growing it as needed, at most `limit`
-    /// bytes. Waits for data with `poll` in slices of 100 ms, asking `shouldStop` in between.
-    private static func readAll(
-        _ descriptor: Int32, name: String, expected: Int, limit: Int, shouldStop: () -> Bool
+    /// bytes. Waits for data with `poll` in slices of 100 ms, asking `shouldStop` in between;
+    /// with a `stall`, gives up (`SnapPoemError.unreadableFile`) when no data came for that long.
+    static func readAll(
+        _ descriptor: Int32, name: String, expected: Int, limit: Int, stall: Duration?, shouldStop: () -> Bool
     ) throws(SnapPoemError) -> Data {
         let buffer = try GrowableBuffer(capacity: min(max(expected, 1), limit) + 1, name: name)
+        let clock = ContinuousClock()
+        var lastData = clock.now
         while true {
             if buffer.count > limit { throw .fileTooLarge(path: name, bytes: nil, limit: limit) }
             if buffer.count == buffer.capacity {
@@ -110,18 +128,30 @@ package enum InputFile {
             }
             if ready == 0 {
                 if shouldStop() { throw .cancelled(path: name) }
+                if let stall, clock.now - lastData >= stall { throw stalled(name, after: stall) }
                 continue
             }
             let count = buffer.readMore(from: descriptor)
             if count == 0 { break }
             if count < 0 {
                 let code = errno
-                if code == EINTR || code == EAGAIN { continue }
+                if code == EINTR || code == EAGAIN {
+                    if let stall, clock.now - lastData >= stall { throw stalled(name, after: stall) }
+                    continue
+                }
                 throw .unreadableFile(path: name, reason: systemReason(code))
             }
+            lastData = clock.now
             if shouldStop() { throw .cancelled(path: name) }
         }
         return buffer.take()
+    }
+
+    /// The error for a file that gave no data for `stall`.
+    private static func stalled(_ name: String, after stall: Duration) -> SnapPoemError {
+        .unreadableFile(
+            path: name,
+            reason: "it gave no data for \(stall.components.seconds) s; a file that waits for events, like /proc/kmsg, is not read")
     }
 
     /// The error for a failed `open`.

@@ -103,6 +103,38 @@ struct InputFileTests {
         #expect(ContinuousClock.now - start < .seconds(5))
     }
 
+    @Test("A file that keeps its reader waiting (as /proc/kmsg does) is refused after the stall bound")
+    func stalledFileRefused() throws {
+        // A pipe nobody writes to stands for the kernel file: poll never reports it ready.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { (close(ends[0]), close(ends[1])) }
+        let start = ContinuousClock.now
+        #expect(
+            throws: SnapPoemError.unreadableFile(
+                path: "kmsg", reason: "it gave no data for 1 s; a file that waits for events, like /proc/kmsg, is not read")
+        ) {
+            try InputFile.readAll(ends[0], name: "kmsg", expected: 0, limit: 1 << 20, stall: .seconds(1), shouldStop: { false })
+        }
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .seconds(1) && waited < .seconds(5), "waited \(waited)")
+        #expect(InputFile.regularFileStall == .seconds(2))
+    }
+
+    @Test("Waiting on such a file stops when asked, before the stall bound (one Ctrl-C)")
+    func stalledFileStops() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { (close(ends[0]), close(ends[1])) }
+        let asked = ContinuousClock.now + .milliseconds(200)
+        let start = ContinuousClock.now
+        #expect(throws: SnapPoemError.cancelled(path: "kmsg")) {
+            try InputFile.readAll(
+                ends[0], name: "kmsg", expected: 0, limit: 1 << 20, stall: .seconds(30), shouldStop: { ContinuousClock.now >= asked })
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
     @Test("Reading stops at the end of a stream and keeps every byte")
     func streamRead() throws {
         signal(SIGPIPE, SIG_IGN)
