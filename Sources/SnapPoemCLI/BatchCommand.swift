@@ -24,7 +24,7 @@ struct BatchCommand {
 
     func run() async -> ExitCode {
         let diagnostics = DiagnosticsEngine(console: console, verbosity: options.batch.verbosity, progress: options.batch.progress)
-        let collection = InputCollection.collect(options.inputs)
+        let collection = InputCollection.collect(options.inputs, fileSystemPaths: SnapPoemMain.argumentBytes)
         if options.batch.checksManifests {
             return ManifestCheck(options: options, collection: collection, diagnostics: diagnostics).run()
         }

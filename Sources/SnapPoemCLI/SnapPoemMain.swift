@@ -47,8 +47,14 @@ public enum SnapPoemMain {
         parkMainThread()
     }
 
-    /// The arguments without the program name, kept for the life of the process.
-    private static let processArguments = Array(CommandLine.arguments.dropFirst())
+    /// The arguments without the program name, kept for the life of the process: each as
+    /// text, an argument that is not valid UTF-8 shown with `\xNN` escapes
+    /// (`BatchInput.displayName(of:)`) rather than with U+FFFD, which names no file.
+    private static let processArguments = RawArguments.process.shown
+
+    /// The exact bytes of the process's arguments that are not valid UTF-8, by their shown
+    /// form: what a file argument opens (`InputCollection.collect(_:fileSystemPaths:)`).
+    static var argumentBytes: [String: [UInt8]] { RawArguments.process.bytes }
 
     /// The first argument that selects the hidden batch worker mode (`BatchWorker`), which a
     /// batch's supervisor starts. Not in `--help`: it is meaningless without a supervisor on
@@ -120,5 +126,40 @@ public enum SnapPoemMain {
         let code = await task.value
         sources.forEach { $0.cancel() }
         return task.isCancelled && !stopsGracefully ? ExitCode.interrupted.rawValue : code
+    }
+}
+
+/// The process's arguments as the kernel passed them: bytes, which need not be UTF-8.
+struct RawArguments {
+    /// Every argument after the program name, as text.
+    let shown: [String]
+    /// The bytes of the arguments that are not valid UTF-8, by their shown form.
+    let bytes: [String: [UInt8]]
+
+    /// Reads `CommandLine.unsafeArgv` once.
+    static let process: RawArguments = {
+        var arguments: [[UInt8]] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            arguments.append(Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) })
+        }
+        return RawArguments(arguments)
+    }()
+
+    /// The arguments `raw`, as text and bytes.
+    init(_ raw: [[UInt8]]) {
+        var shown: [String] = []
+        var bytes: [String: [UInt8]] = [:]
+        for argument in raw {
+            if let text = String(validating: argument, as: UTF8.self) {
+                shown.append(text)
+            } else {
+                let name = BatchInput.displayName(of: argument)
+                shown.append(name)
+                bytes[name] = argument
+            }
+        }
+        self.shown = shown
+        self.bytes = bytes
     }
 }

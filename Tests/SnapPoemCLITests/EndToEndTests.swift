@@ -25,11 +25,17 @@ struct BinaryRun {
     /// Runs the executable on a thread of its own and waits without blocking Swift's
     /// cooperative threads: a test that blocked them would delay every other test's
     /// continuations, and with them the time-limit and cancellation tests' measurements.
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil) async throws -> BinaryRun {
+    ///
+    /// - Parameter program: what runs instead of snap-poem itself (`/bin/bash`, to pass an
+    ///   argument that is not valid UTF-8).
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil, program: URL? = nil
+    ) async throws -> BinaryRun {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue(label: "snap-poem-tests.binary-run").async {
                 do {
-                    continuation.resume(returning: try runBlocking(arguments, stdin: stdin, environment: environment))
+                    continuation.resume(
+                        returning: try runBlocking(arguments, stdin: stdin, environment: environment, program: program))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -37,9 +43,11 @@ struct BinaryRun {
         }
     }
 
-    private static func runBlocking(_ arguments: [String], stdin: Data?, environment: [String: String]?) throws -> BinaryRun {
+    private static func runBlocking(
+        _ arguments: [String], stdin: Data?, environment: [String: String]?, program: URL?
+    ) throws -> BinaryRun {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program ?? executable
         process.arguments = arguments
         if let environment { process.environment = environment }
         let result = try PipedProcess.run(process, input: stdin)

@@ -7,7 +7,8 @@ import Foundation
 /// - A folder argument becomes every image below it (by extension, `imageExtensions`), in
 ///   sorted byte order of the path below the folder, hidden files and folders skipped.
 /// - Names are read as bytes (`opendir`/`readdir`), so a name that is not valid UTF-8 is
-///   read like any other (and shown with `\xNN` escapes).
+///   read like any other (and shown with `\xNN` escapes); so is an argument, given its bytes
+///   (`fileSystemPaths`).
 /// - Symbolic links are followed, to files and to folders. A link to a folder above it (a
 ///   loop) is not followed and is noted once; a folder reached a second time through
 ///   another link is not read again and is noted. A link whose target is missing but whose
@@ -28,12 +29,16 @@ public struct InputCollection: Sendable {
     public var hasFolderArgument: Bool
 
     /// Expands `arguments`; never throws: problems are collected.
-    public static func collect(_ arguments: [String]) -> InputCollection {
+    ///
+    /// - Parameter fileSystemPaths: the exact bytes of arguments that are not valid UTF-8,
+    ///   keyed by the argument as shown (`BatchInput.displayName(of:)`, each stray byte as
+    ///   `\xNN`); an argument not in it is opened as its UTF-8.
+    public static func collect(_ arguments: [String], fileSystemPaths: [String: [UInt8]] = [:]) -> InputCollection {
         var collection = InputCollection(inputs: [], problems: [], notes: [], hasFolderArgument: false)
         for argument in arguments {
-            let bytes = Array(argument.utf8)
+            let bytes = fileSystemPaths[argument] ?? Array(argument.utf8)
             guard argument != "-", let status = FileStatus(path: bytes, following: true), status.isDirectory else {
-                collection.inputs.append(BatchInput(path: argument))
+                collection.inputs.append(BatchInput(path: argument, relativePath: argument, fileSystemPath: bytes))
                 continue
             }
             collection.hasFolderArgument = true

@@ -53,6 +53,12 @@ struct InputCollectionTests {
         #expect(input.fileSystemPath == path)
         #expect(try input.readContents() == Data("xyz".utf8))
         #expect(BatchInput.displayName(of: Array("é".utf8) + [0xC3]) == "é\\xC3")
+
+        // The same file given as an argument, by its shown name and its bytes.
+        let shown = root.path + "/caf\\xE9.png"
+        let argument = try #require(InputCollection.collect([shown], fileSystemPaths: [shown: path]).inputs.first)
+        #expect(argument.path == shown && argument.relativePath == shown && argument.fileSystemPath == path)
+        #expect(try argument.readContents() == Data("xyz".utf8))
     }
 
     @Test("A folder without images is a problem naming it; a FIFO named like an image is refused without blocking")
