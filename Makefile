@@ -100,7 +100,7 @@ demo: release
 # fuzzing seed is replayed once through the libFuzzer targets (built with ASan). Last, the
 # library as other packages see it: the documentation's code blocks compile, the DocC build has
 # no warnings, and the example package builds and prints what the command prints.
-ALONE_TESTS = HostileClientTests|DeployMemoryTests|ServerTests|WorkerIsolationTests|MemoryLimitTests
+ALONE_TESTS = HostileClientTests|DeployMemoryTests|ServerTests|WorkerIsolationTests|MemoryLimitTests|LayoutTimeLimitTests
 test: deps deps-service deps-package lint
 	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests|BatchChannelTests|BatchResultsTests/(progress|cancellation)' $(SWIFT_BUILD_FLAGS)
 	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)

@@ -13,6 +13,10 @@ public final class Recognizer: Sendable {
     private let engine: EngineBox
     /// Recognitions given to the engine and not finished.
     private let pending = Atomic<Int>(0)
+    /// Whether the models' load has ended, however (set on the queue, with release ordering,
+    /// after `EngineBox.startFailure`): `started()` then answers without queueing behind
+    /// work the engine is still finishing.
+    private let startEnded = Atomic<Bool>(false)
     /// The configuration the engine was started with.
     public let configuration: EngineConfiguration
     /// The tessdata folder in use.
@@ -40,18 +44,27 @@ public final class Recognizer: Sendable {
         try tessdata.validate(configuration.languages)
         let queue = DispatchQueue(label: "snap-poem.recognizer", qos: .userInitiated)
         let box = EngineBox(configuration: configuration)
-        queue.async { box.start() }
         self.queue = queue
         self.engine = box
         self.configuration = configuration
         self.tessdataDirectory = tessdata.directory
+        queue.async { [self] in
+            box.start()
+            startEnded.store(true, ordering: .releasing)
+        }
     }
 
-    /// Returns once the models are loaded, or throws why they could not be.
+    /// Returns once the models are loaded, or throws why they could not be. Once the load
+    /// has ended this answers at once, even while the engine finishes an abandoned layout
+    /// analysis (which can take minutes on a hostile image).
     ///
     /// - Throws: `SnapPoemError` as `init(configuration:)` does.
     func started() async throws(SnapPoemError) {
         let engine = self.engine
+        if startEnded.load(ordering: .acquiring) {
+            if let failure = engine.startFailure { throw failure }
+            return
+        }
         let failure: SnapPoemError? = await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: engine.startFailure) }
         }
