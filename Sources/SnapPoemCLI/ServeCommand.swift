@@ -33,7 +33,8 @@ enum ServeCommand {
         ),
         OptionSpec(
             "timeout", value: "SECONDS",
-            help: "Longest recognition of one image, and the default of a request's own 'timeout'; past it the answer is 504 (default: 30)."
+            help:
+                "Longest recognition of one image, the default of a request's own 'timeout', and the longest wait for an engine; past it the answer is 504 (503 for the wait) (default: 30)."
         ),
         OptionSpec(
             "lang", short: "l", value: "LANGS",

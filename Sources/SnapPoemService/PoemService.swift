@@ -293,8 +293,12 @@ public final class PoemService: Sendable {
             throw ServiceError(error)
         }
         let lease: ScanWorkerPool.Lease
+        // A request waits for an engine at most the longest recognition the service allows:
+        // every engine may be finishing layout analysis abandoned by earlier requests' time
+        // limits, which Tesseract cannot stop and which a hostile page keeps going for minutes.
+        let wait = self.configuration.maxTimeLimit
         do throws(ScanWorkerPool.Refusal) {
-            lease = try await pool.checkOut()
+            lease = try await pool.checkOut(waitingAtMost: wait)
         } catch {
             switch error {
             case .queueFull:
@@ -302,6 +306,13 @@ public final class PoemService: Sendable {
                     .busy,
                     message:
                         "all \(pool.size) engines are busy and \(pool.queueLimit) requests are waiting; try again in \(retryAfterSecondsNow()) s",
+                    retryAfterSeconds: retryAfterSecondsNow())
+            case .waitedTooLong:
+                let seconds = String(format: "%g", Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+                throw ServiceError(
+                    .busy,
+                    message:
+                        "no engine came free within \(seconds) s (they are finishing earlier work); try again in \(retryAfterSecondsNow()) s",
                     retryAfterSeconds: retryAfterSecondsNow())
             case .cancelled:
                 throw .shuttingDown

@@ -18,6 +18,8 @@ actor ScanWorkerPool {
         case queueFull
         /// The waiting request was cancelled.
         case cancelled
+        /// No worker came back within the wait the request allowed (`checkOut(waitingAtMost:)`).
+        case waitedTooLong
     }
 
     /// The workers one request holds; given back with `release`.
@@ -64,8 +66,10 @@ actor ScanWorkerPool {
         busy.load(ordering: .relaxed) >= size && depth.load(ordering: .relaxed) >= queueLimit
     }
 
-    /// A lease of one free worker, after waiting in the queue if need be.
-    func checkOut() async throws(Refusal) -> Lease {
+    /// A lease of one free worker, after waiting in the queue if need be, at most `limit`
+    /// (`Refusal.waitedTooLong` then): every engine may be finishing layout analysis that
+    /// earlier requests' time limits abandoned, which on a hostile page takes minutes.
+    func checkOut(waitingAtMost limit: Duration? = nil) async throws(Refusal) -> Lease {
         if let worker = idle.popLast() {
             busy.add(1, ordering: .relaxed)
             return Lease(workers: [worker])
@@ -73,6 +77,13 @@ actor ScanWorkerPool {
         guard waiters.count < queueLimit else { throw .queueFull }
         nextWaiterID += 1
         let id = nextWaiterID
+        let timer = limit.map { limit in
+            Task {
+                try? await Task.sleep(for: limit)
+                if !Task.isCancelled { self.leave(id, because: .waitedTooLong) }
+            }
+        }
+        defer { timer?.cancel() }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 waiters.append(Waiter(id: id, continuation: continuation))
@@ -118,11 +129,12 @@ actor ScanWorkerPool {
         }
     }
 
-    /// Takes a cancelled request out of the queue.
-    private func leave(_ id: UInt64) {
+    /// Takes a request out of the queue (cancelled, or waiting past its limit), if it still
+    /// waits.
+    private func leave(_ id: UInt64, because refusal: Refusal = .cancelled) {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
         let waiter = waiters.remove(at: index)
         depth.store(waiters.count, ordering: .relaxed)
-        waiter.continuation.resume(returning: .failure(.cancelled))
+        waiter.continuation.resume(returning: .failure(refusal))
     }
 }

@@ -274,6 +274,30 @@ struct HostileClientTests {
         }
     }
 
+    @Test("Behind a page whose layout analysis runs for minutes, the next request waits at most the service's time limit: 503 busy")
+    func queueWaitBounded() async throws {
+        try await ServerProcess.with(["--jobs", "1", "--timeout", "2"]) { server in
+            let port = server.port
+            // 118 000 small marks: layout analysis, which cannot be stopped, runs for minutes
+            // after the time limit has answered.
+            let hostile = try await RawHTTPClient.post(
+                port: port, "/v1/poems?timeout=1", contentType: "image/png", body: try Fixtures.sampleData("hostile-layout.png"))
+            #expect(hostile.status == 504, "\(hostile.status) \(hostile.text.prefix(300))")
+            let clock = ContinuousClock()
+            let start = clock.now
+            let next = try await RawHTTPClient.post(
+                port: port, "/v1/poems?timeout=1", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza))
+            let took = clock.now - start
+            #expect(next.status == 503, "\(next.status) \(next.text)")
+            #expect(next.text.contains("no engine came free within 2 s"), "\(next.text)")
+            #expect(next.header("Retry-After") != nil)
+            // It used to wait for the analysis: two minutes and more, with no answer.
+            #expect(took >= .seconds(2) && took < .seconds(20), "took \(took)")
+            let readiness = try await RawHTTPClient.get(port: port, "/readyz")
+            #expect(readiness.status == 503, "\(readiness.text)")
+        }
+    }
+
     @Test("A stalled log reader costs dropped lines, counted in /metrics, never a frozen server")
     func stalledLog() async throws {
         try await ServerProcess.with(["--jobs", "1"]) { server in
