@@ -11,8 +11,9 @@ import Foundation
 ///   (`fileSystemPaths`).
 /// - Symbolic links are followed, to files and to folders. A link to a folder above it (a
 ///   loop) is not followed and is noted once; a folder reached a second time through
-///   another link is not read again and is noted. A link whose target is missing but whose
-///   name is an image's becomes an input, so that it fails with its own error.
+///   another link is not read again and is noted. A link whose target is missing, or that
+///   is part of a loop of links, but whose name is an image's becomes an input, so that it
+///   fails with its own error and is counted.
 /// - A folder argument that holds no image at all is a problem naming it; a folder that
 ///   cannot be listed is one too.
 public struct InputCollection: Sendable {
@@ -129,12 +130,13 @@ private struct FolderWalk {
             let path = full(child)
             guard let linkStatus = FileStatus(path: path, following: false) else { continue }
             guard let status = FileStatus(path: path, following: true) else {
-                // A link that leads nowhere: a loop of links is noted; a dangling link with an
-                // image's name is an input that will fail with its own message.
-                if errno == ELOOP {
-                    notes.append("\(shown(child)): symbolic link loop, not followed")
-                } else if linkStatus.isSymbolicLink, Self.hasImageExtension(name) {
+                // A link that leads nowhere, with an image's name (dangling, or a loop of
+                // links), is an input that will fail with its own message, counted; any other
+                // loop of links is noted.
+                if linkStatus.isSymbolicLink, Self.hasImageExtension(name) {
                     found.append((path, child))
+                } else if errno == ELOOP {
+                    notes.append("\(shown(child)): symbolic link loop, not followed")
                 }
                 continue
             }

@@ -16,11 +16,17 @@ struct InputCollectionTests {
         try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/sub/up").path, withDestinationPath: "..")
         try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/self").path, withDestinationPath: "self")
         try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/gone.jpg").path, withDestinationPath: "nowhere.jpg")
+        // A loop of links named like images: inputs that fail, counted, never just a note.
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/loop-a.png").path, withDestinationPath: "loop-b.png")
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/loop-b.png").path, withDestinationPath: "loop-a.png")
         let folder = root.appendingPathComponent("poems").path
         let collection = InputCollection.collect([folder])
         #expect(collection.hasFolderArgument)
         #expect(collection.problems.isEmpty)
-        #expect(collection.inputs.map(\.relativePath) == ["again/a.png", "b.png", "gone.jpg"])
+        #expect(collection.inputs.map(\.relativePath) == ["again/a.png", "b.png", "gone.jpg", "loop-a.png", "loop-b.png"])
+        #expect(throws: SnapPoemError.unreadableFile(path: "\(folder)/loop-a.png", reason: "a loop of symbolic links")) {
+            try collection.inputs[3].readContents()
+        }
         #expect(
             collection.notes == [
                 "\(folder)/again/up: symbolic link to a folder above it (a loop), not followed",
