@@ -104,7 +104,14 @@ struct BatchCommand {
                 diagnostics.emit(
                     Diagnostic(.remark, "removed \(removed) temporary file\(removed == 1 ? "" : "s") left by an interrupted run"))
             }
-            try BatchManifest.compact(manifestName, in: folder, unfinished: unfinished)
+            let dropped = try BatchManifest.compact(manifestName, in: folder, unfinished: unfinished)
+            if dropped > 0 {
+                diagnostics.emit(
+                    Diagnostic(
+                        .warning,
+                        "\(folder.shownPath(manifestName)): \(dropped) line\(dropped == 1 ? "" : "s") that could not be read left out of the manifest (a run killed while writing leaves one torn line)"
+                    ))
+            }
             let manifests = try ManifestSet(reading: folder, own: manifestName)
             let writer = try ManifestWriter(manifestName, in: folder)
             let plan = ResumePlan(

@@ -90,6 +90,23 @@ struct ManifestResumeTests {
         #expect(try String(contentsOf: output.appendingPathComponent("b.txt"), encoding: .utf8).contains("Alex"))
     }
 
+    @Test("Lines of the manifest that cannot be read are left out with a warning that counts them, never silently")
+    func unreadableManifestLines() async throws {
+        let input = try BatchFixtures.folder(["a.png": BatchFixtures.stanza])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        try Data("not json at all\n{\"torn\":".utf8).write(to: output.appendingPathComponent("manifest.jsonl"))
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(
+            run.error.contains(
+                "snap-poem: warning: \(output.path)/manifest.jsonl: 2 lines that could not be read left out of the manifest"),
+            "\(run.error)")
+        #expect(try BatchFixtures.manifestLines(output).count == 1)
+        let again = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(!again.error.contains("could not be read"), "\(again.error)")
+    }
+
     @Test("Ctrl-C: exit 130, an honest count, a valid manifest, nothing half-written; the rerun does only the rest")
     func interruptAndResume() async throws {
         var files: [String: String] = [:]

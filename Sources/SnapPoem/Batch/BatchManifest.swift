@@ -153,9 +153,11 @@ public enum BatchManifest {
     /// Rewrites the manifest `name` of `folder` with one line per input (its current one),
     /// atomically; a missing file is left missing.
     ///
+    /// - Returns: how many lines could not be read and were left out (the caller says so).
     /// - Throws: `SnapPoemError.outputNotWritten` when the file cannot be read or replaced.
-    public static func compact(_ name: String, in folder: OutputFolder, unfinished: UnfinishedFiles? = nil) throws(SnapPoemError) {
-        guard try folder.hasFile(at: name) else { return }
+    @discardableResult
+    public static func compact(_ name: String, in folder: OutputFolder, unfinished: UnfinishedFiles? = nil) throws(SnapPoemError) -> Int {
+        guard try folder.hasFile(at: name) else { return 0 }
         let contents: Contents
         do throws(SnapPoemError) {
             contents = try read(name, in: folder)
@@ -165,6 +167,7 @@ public enum BatchManifest {
         var data = Data()
         for entry in contents.compacted { data.append(entry.line) }
         try folder.write(data, to: name, overwrite: true, unfinished: unfinished)
+        return contents.unreadableLines
     }
 }
 
