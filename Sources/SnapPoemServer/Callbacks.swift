@@ -111,7 +111,9 @@ private func headersArrived(_ context: RequestContext, on connection: OpaquePoin
     if server.isDraining {
         return queue(refusal: .shuttingDown, on: connection, context: context, server: server)
     }
-    let request = HTTPRequest(method: context.method, path: context.path, query: context.query, headers: context.headers, id: context.id)
+    let request = HTTPRequest(
+        method: context.method, path: context.path, query: context.query, headers: context.headers, id: context.id,
+        queryProblem: context.queryProblem)
     if let immediate = server.service.immediateResponse(to: request) {
         // Answered here, on the loop thread: no scan, queue or task can hold it up.
         return queue(immediate, on: connection, context: context, closing: false)
@@ -165,7 +167,7 @@ private func beginRequest(
         id: id, method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
         address: state?.address ?? "-")
     context.headers = values(of: connection, kind: .HEADER_KIND)
-    context.query = values(of: connection, kind: .GET_ARGUMENT_KIND)
+    (context.query, context.queryProblem) = arguments(of: connection)
     state?.request = context
     return context
 }
@@ -324,6 +326,40 @@ private func header(_ connection: OpaquePointer, _ name: String) -> String? {
 }
 
 /// Every header or query parameter of the request, in order.
+/// The query's parameters, decoded by libmicrohttpd, read with their lengths: a `%00` in a
+/// value would cut a C string short, and bytes that are not UTF-8 would become U+FFFD, so
+/// either is reported (`HTTPRequest.queryProblem`) instead of taken.
+private func arguments(of connection: OpaquePointer) -> ([HTTPField], String?) {
+    final class Collected {
+        var fields: [HTTPField] = []
+        var problem: String?
+    }
+    let collected = Collected()
+    let iterator: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+        guard let cls, let key else { return .YES }
+        let collected = Unmanaged<Collected>.fromOpaque(cls).takeUnretainedValue()
+        func bytes(_ pointer: UnsafePointer<CChar>, _ count: Int) -> [UInt8] {
+            pointer.withMemoryRebound(to: UInt8.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) }
+        }
+        let nameBytes = bytes(key, keySize)
+        let valueBytes = value.map { bytes($0, valueSize) } ?? []
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        if collected.problem == nil {
+            if nameBytes.contains(0) || valueBytes.contains(0) {
+                collected.problem = HTTPRequest.queryProblem(name: name, notUTF8: false)
+            } else if String(validating: nameBytes, as: UTF8.self) == nil || String(validating: valueBytes, as: UTF8.self) == nil {
+                collected.problem = HTTPRequest.queryProblem(name: name, notUTF8: true)
+            }
+        }
+        collected.fields.append(HTTPField(name: name, value: String(decoding: valueBytes, as: UTF8.self)))
+        return .YES
+    }
+    withExtendedLifetime(collected) {
+        _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, iterator, Unmanaged.passUnretained(collected).toOpaque())
+    }
+    return (collected.fields, collected.problem)
+}
+
 private func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [HTTPField] {
     final class Collected {
         var fields: [HTTPField] = []

@@ -25,6 +25,8 @@ final class RequestContext: @unchecked Sendable {
     var headers: [HTTPField] = []
     /// The query's parameters.
     var query: [HTTPField] = []
+    /// Why the query cannot be taken as text (`HTTPRequest.queryProblem`).
+    var queryProblem: String?
     /// The raw body, when it is not a form.
     var body = Data()
     /// The form's parts, when the body is `multipart/form-data`.
@@ -70,7 +72,8 @@ final class RequestContext: @unchecked Sendable {
 
     /// The request as the service takes it.
     var request: HTTPRequest {
-        HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, form: form, id: id)
+        HTTPRequest(
+            method: method, path: path, query: query, headers: headers, body: body, form: form, id: id, queryProblem: queryProblem)
     }
 
     /// Lets go of everything received (after a refusal, or once the service has it).

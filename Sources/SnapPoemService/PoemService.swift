@@ -77,6 +77,12 @@ public final class PoemService: Sendable {
     /// `POST /v1/poems`), which `respond(to:)` takes.
     public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         var response: HTTPResponse
+        if let problem = request.queryProblem {
+            response = errorResponse(.badOption(problem), for: request)
+            finish(&response, for: request)
+            metrics.recordResponse(path: request.path, status: response.status, uploadedBytes: request.uploadedBytes)
+            return response
+        }
         switch (request.path, request.method) {
         case ("/", "POST"), ("/note", "POST"), ("/v1/poems", "POST"):
             return nil

@@ -298,6 +298,25 @@ struct HostileClientTests {
         }
     }
 
+    @Test("Through the server too, %00 and bytes that are not UTF-8 in the query are 400 (libmicrohttpd's C strings cut at a NUL)")
+    func queryBytesOnTheWire() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let port = server.port
+            let image = try Fixtures.sampleData(Fixtures.stanza)
+            let cut = try await RawHTTPClient.post(
+                port: port, "/v1/poems?replace=Lenore%3DA%00lex", contentType: "image/png", body: image)
+            #expect(cut.status == 400, "\(cut.text)")
+            #expect(cut.text.contains("the query parameter 'replace' holds a NUL byte (%00)"), "\(cut.text)")
+            let bytes = try await RawHTTPClient.post(port: port, "/v1/poems?replace=Lenore%3D%FF%FE", contentType: "image/png", body: image)
+            #expect(bytes.status == 400, "\(bytes.text)")
+            #expect(bytes.text.contains("is not UTF-8 text"), "\(bytes.text)")
+            let probe = try await RawHTTPClient.get(port: port, "/healthz?x=%00")
+            #expect(probe.status == 400, "\(probe.text)")
+            let good = try await RawHTTPClient.post(port: port, "/v1/poems?replace=Lenore%3DAlex", contentType: "image/png", body: image)
+            #expect(good.status == 200, "\(good.text)")
+        }
+    }
+
     @Test("A stalled log reader costs dropped lines, counted in /metrics, never a frozen server")
     func stalledLog() async throws {
         try await ServerProcess.with(["--jobs", "1"]) { server in

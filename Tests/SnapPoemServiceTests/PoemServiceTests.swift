@@ -187,6 +187,20 @@ struct PoemServiceTests {
         #expect(put.header("Allow") == "GET, HEAD, POST")
     }
 
+    @Test("A query parameter holding %00 or bytes that are not UTF-8 is 400, never cut short or replaced", arguments: [
+        ("replace=Lenore%3DA%00lex", "the query parameter 'replace' holds a NUL byte (%00)"),
+        ("replace=Lenore%3D%FF%FE", "the query parameter 'replace' is not UTF-8 text"),
+        ("lang=eng%00", "the query parameter 'lang' holds a NUL byte (%00)"),
+    ])
+    func queryBytes(query: String, message: String) async throws {
+        let service = try await SharedService.get()
+        let response = await service.respond(to: try Self.upload(Fixtures.stanza, query: query))
+        #expect(response.status == 400, "\(response.text)")
+        let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        #expect(object["code"] as? String == "bad_option")
+        #expect(object["error"] as? String == message)
+    }
+
     @Test("The time limit stopping recognition is 504 with what was read, and counted in /metrics")
     func timedOut() async throws {
         let service = try await SharedService.get()

@@ -18,12 +18,17 @@ public struct HTTPRequest: Sendable {
     public var form: [FormPart]?
     /// The request's identifier, echoed as `X-Request-Id` and in the log line.
     public var id: String
+    /// Why the query cannot be taken as text, when it cannot: a name or value that decodes
+    /// to a NUL byte (which a C string would cut short) or to bytes that are not UTF-8
+    /// (which would become U+FFFD). The service answers 400 before anything else.
+    public var queryProblem: String?
 
     /// Creates a request from parts already parsed.
     public init(
         method: String, path: String, query: [HTTPField] = [], headers: [HTTPField] = [], body: Data = Data(),
-        form: [FormPart]? = nil, id: String = HTTPRequest.newID()
+        form: [FormPart]? = nil, id: String = HTTPRequest.newID(), queryProblem: String? = nil
     ) {
+        self.queryProblem = queryProblem
         self.method = method
         self.path = path
         self.query = query
@@ -39,18 +44,33 @@ public struct HTTPRequest: Sendable {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts.first ?? "")
         var query: [HTTPField] = []
+        var problem: String?
         if parts.count > 1 {
             for pair in parts[1].split(separator: "&") where !pair.isEmpty {
                 let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 func decoded(_ text: Substring) -> String {
                     let spaced = text.replacingOccurrences(of: "+", with: " ")
-                    return spaced.removingPercentEncoding ?? spaced
+                    guard let text = spaced.removingPercentEncoding else {
+                        problem = problem ?? Self.queryProblem(name: String(halves[0]), notUTF8: true)
+                        return spaced
+                    }
+                    if text.utf8.contains(0) { problem = problem ?? Self.queryProblem(name: String(halves[0]), notUTF8: false) }
+                    return text
                 }
                 query.append(HTTPField(name: decoded(halves[0]), value: halves.count > 1 ? decoded(halves[1]) : ""))
             }
         }
         self.init(
-            method: method, path: path.removingPercentEncoding ?? path, query: query, headers: headers, body: body, form: form)
+            method: method, path: path.removingPercentEncoding ?? path, query: query, headers: headers, body: body, form: form,
+            queryProblem: problem)
+    }
+
+    /// The `queryProblem` of the query parameter `name`: it holds a NUL byte, or bytes that
+    /// are not UTF-8.
+    public static func queryProblem(name: String, notUTF8: Bool) -> String {
+        let shown = name.unicodeScalars.prefix(40).map { $0 == "\0" ? "\\0" : String($0) }.joined()
+        return notUTF8
+            ? "the query parameter '\(shown)' is not UTF-8 text" : "the query parameter '\(shown)' holds a NUL byte (%00)"
     }
 
     /// The fields of an `application/x-www-form-urlencoded` body, in order: `+` is a space,
