@@ -187,11 +187,13 @@ struct PoemServiceTests {
         #expect(put.header("Allow") == "GET, HEAD, POST")
     }
 
-    @Test("A query parameter holding %00 or bytes that are not UTF-8 is 400, never cut short or replaced", arguments: [
-        ("replace=Lenore%3DA%00lex", "the query parameter 'replace' holds a NUL byte (%00)"),
-        ("replace=Lenore%3D%FF%FE", "the query parameter 'replace' is not UTF-8 text"),
-        ("lang=eng%00", "the query parameter 'lang' holds a NUL byte (%00)"),
-    ])
+    @Test(
+        "A query parameter holding %00 or bytes that are not UTF-8 is 400, never cut short or replaced",
+        arguments: [
+            ("replace=Lenore%3DA%00lex", "the query parameter 'replace' holds a NUL byte (%00)"),
+            ("replace=Lenore%3D%FF%FE", "the query parameter 'replace' is not UTF-8 text"),
+            ("lang=eng%00", "the query parameter 'lang' holds a NUL byte (%00)"),
+        ])
     func queryBytes(query: String, message: String) async throws {
         let service = try await SharedService.get()
         let response = await service.respond(to: try Self.upload(Fixtures.stanza, query: query))
