@@ -19,8 +19,8 @@ public struct Replacement: Sendable, Hashable, Codable {
     /// by a backslash: in FIND, `\=` is an `=`, `\\` a backslash and `\#` a `#`; REPLACE is
     /// taken as written (it may contain `=`).
     ///
-    /// - Throws: `SnapPoemError.invalidOption` when there is no `=`, FIND is empty, or FIND
-    ///   or REPLACE is longer than `maximumLength`.
+    /// - Throws: `SnapPoemError.invalidOption` when there is no `=`, FIND is empty or only
+    ///   white space, or FIND or REPLACE is longer than `maximumLength`.
     public init(parsing argument: String) throws(SnapPoemError) {
         switch Self.split(argument) {
         case .success(let pair):
@@ -68,7 +68,8 @@ public struct Replacement: Sendable, Hashable, Codable {
                 continue
             }
             if character == "=" {
-                guard !find.isEmpty else { return .failure(.emptyFind) }
+                // Only spaces to find would change the gaps between every word of the poem.
+                guard !find.allSatisfy(\.isWhitespace) else { return .failure(.emptyFind) }
                 return .success((find, String(argument[next...])))
             }
             find.append(character)
