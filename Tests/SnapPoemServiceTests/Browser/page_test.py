@@ -32,7 +32,12 @@ import time
 import urllib.parse
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, UnexpectedAlertPresentException
+from selenium.common.exceptions import (
+    StaleElementReferenceException,
+    TimeoutException,
+    UnexpectedAlertPresentException,
+    WebDriverException,
+)
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -186,8 +191,25 @@ def fill(driver, url, image, find, replace_with, press_enter=False, submit=True)
     return form
 
 
+def across_navigation(driver, timeout, condition):
+    """Waits for condition(driver) while a form post replaces the page: an element found on
+    the old page and read after the new one came is not an error, only not there yet."""
+
+    def attempt(current):
+        try:
+            return condition(current)
+        except StaleElementReferenceException:
+            return False
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return False
+            raise
+
+    return WebDriverWait(driver, timeout).until(attempt)
+
+
 def note_of(driver, timeout):
-    return WebDriverWait(driver, timeout).until(expected_conditions.presence_of_element_located((By.ID, "note")))
+    return across_navigation(driver, timeout, expected_conditions.presence_of_element_located((By.ID, "note")))
 
 
 def visible(driver, element_id):
@@ -427,7 +449,7 @@ def run_without_javascript(url, image, screenshots, timeout):
         try:
             # The mistake: only your love's name. The server says so and keeps the photo.
             fill(driver, url, image, None, "Alex", press_enter=True)
-            WebDriverWait(driver, timeout).until(expected_conditions.presence_of_element_located((By.ID, "kept")))
+            across_navigation(driver, timeout, expected_conditions.presence_of_element_located((By.ID, "kept")))
             result["alert"] = driver.find_element(By.ID, "form-alert").text
             result["keptText"] = driver.find_element(By.ID, "kept").text
             result["fileInputEmpty"] = driver.find_element(By.CSS_SELECTOR, "input[type=file]").get_attribute("value") == ""
@@ -451,7 +473,7 @@ def run_without_javascript(url, image, screenshots, timeout):
             editor.send_keys(Keys.CONTROL, Keys.END)
             editor.send_keys(" Amen.")
             driver.find_element(By.ID, "update").send_keys(Keys.ENTER)
-            WebDriverWait(driver, timeout).until(lambda d: "Amen." in d.find_element(By.ID, "note").text)
+            across_navigation(driver, timeout, lambda d: "Amen." in d.find_element(By.ID, "note").text)
             files = downloads_of(driver)
             result["editedTxt"] = "Amen." in files.get("poem.txt", "")
             result["editedHtml"] = "Amen." in files.get("poem.html", "")
