@@ -31,9 +31,12 @@ public struct InputCollection: Sendable {
 
     /// Expands `arguments`; never throws: problems are collected.
     ///
-    /// - Parameter fileSystemPaths: the exact bytes of arguments that are not valid UTF-8,
-    ///   keyed by the argument as shown (`BatchInput.displayName(of:)`, each stray byte as
-    ///   `\xNN`); an argument not in it is opened as its UTF-8.
+    /// - Parameters:
+    ///   - arguments: files and folders, as the command line gave them (`-` for standard
+    ///     input).
+    ///   - fileSystemPaths: the exact bytes of arguments that are not valid UTF-8, keyed by
+    ///     the argument as shown (`BatchInput.displayName(of:)`, each stray byte as `\xNN`);
+    ///     an argument not in it is opened as its UTF-8.
     public static func collect(_ arguments: [String], fileSystemPaths: [String: [UInt8]] = [:]) -> InputCollection {
         var collection = InputCollection(inputs: [], problems: [], notes: [], hasFolderArgument: false)
         for argument in arguments {
