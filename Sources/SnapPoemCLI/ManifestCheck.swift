@@ -59,7 +59,7 @@ struct ManifestCheck {
         }
         let files = manifests.files.count
         var summary =
-            "snap-poem: \(audit.total) images, \(files) manifest\(files == 1 ? "" : "s"): \(audit.covered) covered once, \(audit.missing) missing, \(audit.duplicated) duplicated, \(audit.failed) failed"
+            "snap-poem: \(audit.total) image\(audit.total == 1 ? "" : "s"), \(files) manifest\(files == 1 ? "" : "s"): \(audit.covered) covered once, \(audit.missing) missing, \(audit.duplicated) duplicated, \(audit.failed) failed"
         if audit.changed > 0 { summary += ", \(audit.changed) changed since" }
         if audit.toLookAt > 0 { summary += "; \(audit.toLookAt) to look at" }
         if audit.strangers > 0 { summary += "; \(audit.strangers) manifest entries name no input given" }

@@ -309,6 +309,25 @@ struct ExportEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["poem.txt"])
     }
 
+    @Test("An output in a folder that does not exist, or under a file, is refused before the image is read")
+    func outputFolderMissing() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("no-such-folder/poem.txt").path
+        let first = try await BinaryRun.run([Self.lenore, "-o", missing])
+        #expect(first.status == 73)
+        #expect(
+            first.error
+                == "snap-poem: error: \(missing): output not written (the folder \(folder.path)/no-such-folder does not exist); nothing was left behind\n"
+        )
+        let underFile = Self.lenore + "/poem.txt"
+        let second = try await BinaryRun.run([Fixtures.sample("formats/stanza-rgb8.png"), "-o", underFile])
+        #expect(second.status == 73)
+        #expect(second.error.contains("\(underFile): output not written (\(Self.lenore) is not a folder)"), "\(second.error)")
+        // Refused from the path: no recognition line, no progress, nothing written.
+        #expect(first.output.isEmpty && second.output.isEmpty)
+    }
+
     @Test("A full disk: exit 73, the reason, and nothing left behind")
     func diskFull() async throws {
         let folder = try Fixtures.temporaryFolder()

@@ -62,6 +62,7 @@ public enum OutputFile {
             if code == ENOENT, lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
                 throw .outputNotWritten(path: path, reason: "it is a symbolic link to a file that does not exist")
             }
+            if code == ENOENT || code == ENOTDIR { try requireFolder(of: path) }
             return path  // a new file (or a folder problem that the write itself will report)
         }
         try refuseNonRegular(status.st_mode & S_IFMT, path: path)
@@ -73,6 +74,23 @@ public enum OutputFile {
         }
         defer { free(real) }
         return String(cString: real)
+    }
+
+    /// Refuses a new file's path whose folder is missing or is not a folder, so that the
+    /// mistake is found before any image is read, not after.
+    private static func requireFolder(of path: String) throws(SnapPoemError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        var status = stat()
+        guard stat(folder, &status) == 0 else {
+            let code = errno
+            throw .outputNotWritten(
+                path: path,
+                reason: code == ENOENT || code == ENOTDIR ? "the folder \(folder) does not exist" : systemReason(code))
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw .outputNotWritten(path: path, reason: "\(folder) is not a folder")
+        }
     }
 
     /// Refuses a destination that is there and is not a regular file.

@@ -250,7 +250,7 @@ struct BadInputCorpusTests {
                 let path = folder.appendingPathComponent("missing/poem.txt").path
                 return Invocation(arguments: [lenore, "-o", path], named: path)
             },
-            lines: ["snap-poem: error: {file}: output not written (no such file or directory)…"]),
+            lines: ["snap-poem: error: {file}: output not written (the folder …/missing does not exist)…"]),
         BadInput(
             name: "-o ''", exitCode: 64, prepare: { _ in Invocation(arguments: [lenore, "-o", ""]) },
             lines: [
