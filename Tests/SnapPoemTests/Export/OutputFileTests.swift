@@ -81,7 +81,7 @@ struct OutputFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("file.txt")
         try Data("x".utf8).write(to: file)
-        #expect(throws: SnapPoemError.outputNotWritten(path: file.path + "/poem.txt", reason: "not a directory")) {
+        #expect(throws: SnapPoemError.outputNotWritten(path: file.path + "/poem.txt", reason: "\(file.path) is not a folder")) {
             try OutputFile.write(Data("poem".utf8), to: file.path + "/poem.txt")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["file.txt"])
