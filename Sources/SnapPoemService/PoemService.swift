@@ -314,11 +314,10 @@ public final class PoemService: Sendable {
                         "all \(pool.size) engines are busy and \(pool.queueLimit) requests are waiting; try again in \(retryAfterSecondsNow()) s",
                     retryAfterSeconds: retryAfterSecondsNow())
             case .waitedTooLong:
-                let seconds = String(format: "%g", Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
                 throw ServiceError(
                     .busy,
                     message:
-                        "no engine came free within \(seconds) s (they are finishing earlier work); try again in \(retryAfterSecondsNow()) s",
+                        "no engine came free within \(wait.secondsText) s (they are finishing earlier work); try again in \(retryAfterSecondsNow()) s",
                     retryAfterSeconds: retryAfterSecondsNow())
             case .cancelled:
                 throw .shuttingDown

@@ -41,29 +41,17 @@ public struct ImageReader: Sendable {
             let hashes = hashesContents
             // A file that keeps the reader waiting (bounded by `InputFile.regularFileStall`)
             // is let go of when the task is cancelled.
-            let stop = StopFlag()
-            let read: Result<(String?, Result<(PoemImage, ImageFacts), SnapPoemError>), SnapPoemError> =
-                await withTaskCancellationHandler {
-                    do throws(SnapPoemError) {
-                        return .success(
-                            try await offload { () throws(SnapPoemError) in
-                                let bytes: Data
-                                if let contents { bytes = contents } else { bytes = try input.readContents(shouldStop: { stop.isRaised }) }
-                                let decoded: Result<(PoemImage, ImageFacts), SnapPoemError>
-                                do throws(SnapPoemError) {
-                                    decoded = .success(try ImageDecoder.decode(data: bytes, name: name, limits: limits))
-                                } catch {
-                                    decoded = .failure(error)
-                                }
-                                return (hashes ? ContentHash.of(bytes) : nil, decoded)
-                            })
-                    } catch {
-                        return .failure(error)
-                    }
-                } onCancel: {
-                    stop.raise()
+            let (hash, decoded) = try await offloadStoppable { stop throws(SnapPoemError) in
+                let bytes: Data
+                if let contents { bytes = contents } else { bytes = try input.readContents(shouldStop: { stop.isRaised }) }
+                let decoded: Result<(PoemImage, ImageFacts), SnapPoemError>
+                do throws(SnapPoemError) {
+                    decoded = .success(try ImageDecoder.decode(data: bytes, name: name, limits: limits))
+                } catch {
+                    decoded = .failure(error)
                 }
-            let (hash, decoded) = try read.get()
+                return (hashes ? ContentHash.of(bytes) : nil, decoded)
+            }
             contentHash = hash
             let (image, facts) = try decoded.get()
             let decodeTime = clock.now - start

@@ -123,20 +123,9 @@ public final class PoemScanner: Sendable {
         let limits = configuration.imageLimits
         let decodeStart = clock.now
         // Reading standard input can wait for ever; cancelling the task stops the wait.
-        let stop = StopFlag()
-        let decoded: Result<(image: PoemImage, facts: ImageFacts), SnapPoemError> = await withTaskCancellationHandler {
-            do throws(SnapPoemError) {
-                return .success(
-                    try await offload { () throws(SnapPoemError) in
-                        try ImageDecoder.decode(fileAt: path, limits: limits, shouldStop: { stop.isRaised })
-                    })
-            } catch {
-                return .failure(error)
-            }
-        } onCancel: {
-            stop.raise()
+        let (image, facts) = try await offloadStoppable { stop throws(SnapPoemError) in
+            try ImageDecoder.decode(fileAt: path, limits: limits, shouldStop: { stop.isRaised })
         }
-        let (image, facts) = try decoded.get()
         let decodeTime = clock.now - decodeStart
         // Errors name standard input "<stdin>", as the decoder's do; the result keeps "-".
         let name = path == "-" ? "<stdin>" : path
@@ -320,6 +309,25 @@ final class StopFlag: Sendable {
     func raise() { raised.store(true, ordering: .relaxed) }
     /// Whether `raise()` was called.
     var isRaised: Bool { raised.load(ordering: .relaxed) }
+}
+
+/// `offload(_:)` for work that can wait on something outside (standard input, a file that
+/// keeps its reader waiting): `work` is handed a flag that cancelling the calling task
+/// raises, and asks it while it waits.
+func offloadStoppable<T: Sendable>(
+    _ work: @escaping @Sendable (StopFlag) throws(SnapPoemError) -> T
+) async throws(SnapPoemError) -> T {
+    let stop = StopFlag()
+    let result: Result<T, SnapPoemError> = await withTaskCancellationHandler {
+        do throws(SnapPoemError) {
+            return .success(try await offload { () throws(SnapPoemError) in try work(stop) })
+        } catch {
+            return .failure(error)
+        }
+    } onCancel: {
+        stop.raise()
+    }
+    return try result.get()
 }
 
 /// Runs CPU-heavy work on a Dispatch thread, so that Swift's small cooperative pool stays free.
