@@ -27,6 +27,14 @@ import Foundation
 ///   legacy recogniser cuts characters at a fixed pitch; the LSTM reads whole lines either
 ///   way. The test was 3 % of the CPU of reading ten held-out images, and its removal leaves
 ///   the text of all 84 benchmark and sample images unchanged (BENCHMARKS.md).
+/// - Tesseract's table finding (`textord_tabfind_find_tables`) is switched off at the same
+///   time. A poem is not a table, and on a page of scattered specks the table finder's grid
+///   searches grow far faster than the specks: a page of 4 815 specks, enlarged as snap-poem
+///   enlarges it (5044×7136), took 1.3 s of layout analysis without it and had not finished
+///   after 400 s with it. Layout analysis cannot be interrupted, and the table finder's cost
+///   does not follow the count of marks, so no bound decided before the work could hold
+///   with it. The text of the benchmark and sample images is unchanged without it
+///   (BENCHMARKS.md, "A bound on layout analysis").
 enum LibrarySetup {
     /// Runs the one-time, process-wide set-up. Cheap after the first call.
     static func ensure() {
@@ -119,7 +127,9 @@ private enum TesseractProcessSettings {
         guard snap_poem_tess_set_variable(handle, "debug_file", "/dev/null", &accepted) == SNAP_POEM_CALL_RETURNED else {
             return nil
         }
-        guard snap_poem_tess_set_variable(handle, "textord_all_prop", "1", &accepted) == SNAP_POEM_CALL_RETURNED else {
+        guard snap_poem_tess_set_variable(handle, "textord_all_prop", "1", &accepted) == SNAP_POEM_CALL_RETURNED,
+            snap_poem_tess_set_variable(handle, "textord_tabfind_find_tables", "0", &accepted) == SNAP_POEM_CALL_RETURNED
+        else {
             return nil
         }
         return processWideNames(handle)

@@ -58,6 +58,17 @@ struct EngineHardeningTests {
         #expect(value == 1)
     }
 
+    @Test("textord_tabfind_find_tables is 0 for every engine: the table finder, which cannot be stopped, is never run")
+    func tableFinderOff() async throws {
+        _ = try await Recognizer()
+        let handle = try #require(TessBaseAPICreate())
+        defer { TessBaseAPIDelete(handle) }
+        TessBaseAPISetVariable(handle, "tessedit_pageseg_mode", "3")
+        var value: Int32 = 1
+        #expect(TessBaseAPIGetBoolVariable(handle, "textord_tabfind_find_tables", &value) != 0)
+        #expect(value == 0)
+    }
+
     @Test("An image Tesseract would write to (four samples, from a PNG) is read from a private copy and stays as it was")
     func sharedImageNeverWritten() async throws {
         LibrarySetup.ensure()
