@@ -94,6 +94,10 @@ echo "## Enlarging small print: read as it is vs enlarged to 24 px (median of 3 
 echo
 "$bin/snap-poem-bench" scaling --runs 3
 echo
+echo "## A bound on layout analysis: marks counted, and what Tesseract spends past the bound (--max-marks)"
+echo
+Scripts/bench-marks.sh
+echo
 echo "## snap-poem serve under load (wrk on 127.0.0.1)"
 echo
 Scripts/bench-service.sh

@@ -27,6 +27,16 @@ extension CommandOptions {
         }
     }
 
+    /// The value of `--max-marks` (the command's and `serve`'s): a whole number of at least
+    /// 1, or `none` for no limit (nil).
+    static func markLimit(_ text: String) throws(UsageError) -> Int? {
+        if text == "none" { return nil }
+        guard let limit = Int(text), limit >= 1 else {
+            throw UsageError(message: "Invalid value '\(text)' for '--max-marks <N|none>': expected a whole number of at least 1, or none.")
+        }
+        return limit
+    }
+
     /// A `ScanOptionError` in the command line's words: `Invalid value 'x' for '--dpi <N>': …`.
     static func message(for error: ScanOptionError) -> String {
         func spelled(_ option: ScanOption) -> String {

@@ -85,6 +85,7 @@ struct CommandOptions: Sendable, Equatable {
 
         // What each scan does: the rules shared with the HTTP service (ScanOption).
         try bindScan(parsed)
+        if let text = parsed.value("max-marks") { scan.recognition.markLimit = try Self.markLimit(text) }
         export.listsChanges = parsed.has("report")
 
         if let path = parsed.value("save-preprocessed") {

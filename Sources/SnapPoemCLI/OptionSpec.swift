@@ -140,6 +140,11 @@ struct OptionSpec: Sendable, Equatable {
             "timeout", value: "SECONDS",
             help: "Stop recognising each image after SECONDS (decimals allowed); partial text is kept, exit 124."),
         OptionSpec(
+            "max-marks", value: "N|none",
+            help:
+                "Refuse a page of more than N separate marks (default: 10000; none: no limit): Tesseract's layout analysis of a page of specks cannot be stopped and can take minutes."
+        ),
+        OptionSpec(
             "oem", value: "ENGINE", help: "Recogniser: lstm (default), legacy or combined (legacy needs traineddata that includes it)."),
         OptionSpec("dpi", value: "N", help: "Resolution to assume, 70-2400 dots per inch (default: 300)."),
         OptionSpec("allow", value: "CHARS", help: "Recognise only these characters (tessedit_char_whitelist)."),

@@ -37,6 +37,11 @@ enum ServeCommand {
                 "Longest recognition of one image, the default of a request's own 'timeout', and the longest wait for an engine; past it the answer is 504 (503 for the wait) (default: 30)."
         ),
         OptionSpec(
+            "max-marks", value: "N|none",
+            help:
+                "Refuse with 422 a page of more than N separate marks (default: 10000; none: no limit): Tesseract's layout analysis of a page of specks cannot be stopped and can hold an engine for minutes."
+        ),
+        OptionSpec(
             "lang", short: "l", value: "LANGS",
             help: "Default Tesseract languages, '+'-separated (default: eng+fra); requests may ask for others."),
         OptionSpec(
@@ -169,6 +174,7 @@ enum ServeCommand {
             }
             service.maxTimeLimit = limit
         }
+        if let text = parsed.value("max-marks") { service.scan.recognition.markLimit = try CommandOptions.markLimit(text) }
         service.scan.engine.tessdataDirectory = parsed.value("tessdata")
         if let languages = parsed.value("lang") {
             do throws(SnapPoemError) {

@@ -404,6 +404,7 @@ public final class PoemService: Sendable {
         case .unsupportedMediaType: return text.unsupportedImage(error.message)
         case .damagedImage: return text.damagedImage
         case .payloadTooLarge: return text.imageTooLarge(error.message)
+        case .tooManyMarks: return text.tooManyMarks
         case .busy, .shuttingDown: return text.busy
         default:
             let message = error.message

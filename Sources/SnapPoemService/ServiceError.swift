@@ -32,6 +32,9 @@ public struct ServiceError: Error, Sendable, Equatable {
         /// 422: the image is over the pixel limit the memory budget allows (checked from its
         /// header, before it waits for an engine).
         case imageTooLarge = "image_too_large"
+        /// 422: the page holds more separate marks than Tesseract's layout analysis, which
+        /// cannot be stopped, may be given (`RecognitionOptions.markLimit`); nothing was read.
+        case tooManyMarks = "too_many_marks"
         /// 429: this client address already holds its share of the engines and queue, or of
         /// the upload budget; `Retry-After`.
         case tooManyRequests = "too_many_requests"
@@ -57,7 +60,7 @@ public struct ServiceError: Error, Sendable, Equatable {
             case .methodNotAllowed: 405
             case .payloadTooLarge: 413
             case .unsupportedMediaType: 415
-            case .damagedImage, .imageTooLarge: 422
+            case .damagedImage, .imageTooLarge, .tooManyMarks: 422
             case .tooManyRequests: 429
             case .internalError: 500
             case .busy, .shuttingDown, .outOfMemory, .tooManyUploads: 503
@@ -79,6 +82,8 @@ public struct ServiceError: Error, Sendable, Equatable {
             case .damagedImage: "The image is damaged or cut short."
             case .imageTooLarge:
                 "The image has more pixels than this server's memory budget allows per image (at most 150 megapixels, 65 000 pixels a side), checked from its header."
+            case .tooManyMarks:
+                "The page holds more separate marks (specks, dots) than any page of text, so it was not read: Tesseract's layout analysis of them cannot be stopped; crop the photo to the poem."
             case .tooManyRequests:
                 "This client address already holds its share of the engines and queue, or of the upload budget; Retry-After says when to try again."
             case .internalError: "The engine itself failed."
@@ -202,6 +207,8 @@ public struct ServiceError: Error, Sendable, Equatable {
             self.init(.damagedImage, message: error.description)
         case .imageTooLarge:
             self.init(.imageTooLarge, message: error.description)
+        case .tooManyMarks:
+            self.init(.tooManyMarks, message: error.description)
         case .invalidLanguage, .languageNotAvailable, .invalidOption, .invalidEngineVariable, .invalidReplacementsFile:
             self.init(.badOption, message: error.description)
         case .fileTooLarge:

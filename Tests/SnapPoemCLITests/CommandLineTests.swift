@@ -41,6 +41,8 @@ struct CommandLineTests {
             ["Lenore.png", "--max-dimension", "abc"],
             ["Lenore.png", "--max-dimension", "3"],
             ["Lenore.png", "--timeout", "-1"],
+            ["Lenore.png", "--max-marks", "0"],
+            ["Lenore.png", "--max-marks", "many"],
             ["Lenore.png", "--psm", "99"],
             ["Lenore.png", "--filter", "sepia"],
             ["Lenore.png", "--replace", "Lenore"],

@@ -276,10 +276,10 @@ struct HostileClientTests {
 
     @Test("Behind a page whose layout analysis runs for minutes, the next request waits at most the service's time limit: 503 busy")
     func queueWaitBounded() async throws {
-        try await ServerProcess.with(["--jobs", "1", "--timeout", "2"]) { server in
+        try await ServerProcess.with(["--jobs", "1", "--timeout", "2", "--max-marks", "none"]) { server in
             let port = server.port
-            // 118 000 small marks: layout analysis, which cannot be stopped, runs for minutes
-            // after the time limit has answered.
+            // 118 000 small marks, let through (--max-marks none): layout analysis, which
+            // cannot be stopped, runs for minutes after the time limit has answered.
             let hostile = try await RawHTTPClient.post(
                 port: port, "/v1/poems?timeout=1", contentType: "image/png", body: try Fixtures.sampleData("hostile-layout.png"))
             #expect(hostile.status == 504, "\(hostile.status) \(hostile.text.prefix(300))")
@@ -295,6 +295,24 @@ struct HostileClientTests {
             #expect(took >= .seconds(2) && took < .seconds(20), "took \(took)")
             let readiness = try await RawHTTPClient.get(port: port, "/readyz")
             #expect(readiness.status == 503, "\(readiness.text)")
+        }
+    }
+
+    @Test("By default that page is refused for its marks before an engine sees it (422), and the next request is read at once")
+    func tooManyMarksRefused() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let port = server.port
+            let hostile = try await RawHTTPClient.post(
+                port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData("hostile-layout.png"))
+            #expect(hostile.status == 422, "\(hostile.status) \(hostile.text.prefix(300))")
+            #expect(hostile.text.contains("\"too_many_marks\""), "\(hostile.text)")
+            #expect(hostile.text.contains("separate marks, over the limit of 10000"), "\(hostile.text)")
+            // No engine was handed the page: the next one is read, and the service is ready.
+            let readiness = try await RawHTTPClient.get(port: port, "/readyz")
+            #expect(readiness.status == 200, "\(readiness.text)")
+            let next = try await RawHTTPClient.post(
+                port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza))
+            #expect(next.status == 200, "\(next.status) \(next.text)")
         }
     }
 

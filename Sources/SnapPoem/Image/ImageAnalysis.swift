@@ -289,10 +289,12 @@ struct WorkingCopy {
 
 extension PixImage {
     /// Thresholds an 8-bit grey image at its Otsu split (`pixSplitDistributionFgBg`,
-    /// `pixThresholdToBinary`): darker pixels become black. Nil on failure.
-    func otsuBinarized() -> PixImage? {
+    /// `pixThresholdToBinary`): darker pixels become black. The split's histogram takes every
+    /// `histogramSampling`-th pixel of every `histogramSampling`-th row (1: every pixel).
+    /// Nil on failure.
+    func otsuBinarized(histogramSampling: Int = 1) -> PixImage? {
         var threshold: Int32 = 0
-        guard pixSplitDistributionFgBg(pointer, 0.1, 1, &threshold, nil, nil, nil) == 0 else { return nil }
+        guard pixSplitDistributionFgBg(pointer, 0.1, Int32(histogramSampling), &threshold, nil, nil, nil) == 0 else { return nil }
         return attempt { pixThresholdToBinary($0, threshold) }
     }
 }

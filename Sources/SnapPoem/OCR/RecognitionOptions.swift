@@ -135,6 +135,23 @@ public struct RecognitionOptions: Sendable, Equatable, Codable {
     /// Recognise only this rectangle of the image given to the recognizer; nil for the whole
     /// image. Clipped to the image; results keep the whole image's coordinates.
     public var regionOfInterest: BoundingBox?
+    /// The most separate marks (8-connected dark shapes, after Otsu thresholding, as
+    /// Tesseract's own thresholding sees them) the prepared page, or its region of interest,
+    /// may hold; a page with more is refused with `SnapPoemError.tooManyMarks` before
+    /// Tesseract sees it. Nil for no limit. Default `defaultMarkLimit`.
+    public var markLimit: Int?
+    /// The default `markLimit`: 10 000 marks.
+    ///
+    /// Tesseract's layout analysis cannot be interrupted, so a time limit cannot bound it; the
+    /// number of marks can, and is counted in milliseconds. Measured on this project's 2-core
+    /// machine (BENCHMARKS.md, "A bound on layout analysis"): the busiest of the 117 sample
+    /// and benchmark images has 1 812 marks, and an A4 page of 10-point prose in two columns
+    /// 7 872 (8-point prose in three columns, 10 889, is over the limit); the costliest page
+    /// found, 5-pixel specks scattered at random and read at their own size, holds layout
+    /// analysis for about 9 s at 9 342 marks and 21 s at 17 381, where reading a whole
+    /// honest page of 7-point prose in three columns (19 355 marks) takes 6.5 s;
+    /// `SampleImages/hostile-layout.png` (235 356 marks) holds it for 98 s.
+    public static let defaultMarkLimit = 10_000
 
     /// Creates recognition options.
     public init(
@@ -145,7 +162,8 @@ public struct RecognitionOptions: Sendable, Equatable, Codable {
         allowedCharacters: String? = nil,
         deniedCharacters: String? = nil,
         preserveInterwordSpaces: Bool = false,
-        regionOfInterest: BoundingBox? = nil
+        regionOfInterest: BoundingBox? = nil,
+        markLimit: Int? = RecognitionOptions.defaultMarkLimit
     ) {
         self.pageSegmentation = pageSegmentation
         self.dotsPerInch = dotsPerInch
@@ -155,6 +173,7 @@ public struct RecognitionOptions: Sendable, Equatable, Codable {
         self.deniedCharacters = deniedCharacters
         self.preserveInterwordSpaces = preserveInterwordSpaces
         self.regionOfInterest = regionOfInterest
+        self.markLimit = markLimit
     }
 }
 

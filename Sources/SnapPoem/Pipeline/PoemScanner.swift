@@ -181,6 +181,14 @@ public final class PoemScanner: Sendable {
             let scaleY = Double(prepared.height) / Double(image.height)
             recognition.regionOfInterest = region.scaled(x: scaleX, y: scaleY)
         }
+        // Tesseract's layout analysis cannot be stopped, and a page of scattered specks keeps
+        // it busy for minutes: the marks it would analyse are counted first (`PageMarks`).
+        let countStart = clock.now
+        let markLimit = recognition.markLimit, markRegion = recognition.regionOfInterest
+        try await offload { () throws(SnapPoemError) in
+            try PageMarks.check(prepared, region: markRegion, limit: markLimit, name: name)
+        }
+        preprocessTime += clock.now - countStart
         // An engine still finishing an earlier image's abandoned work (a time limit reached
         // in layout analysis or orientation detection) does that first: this image's time
         // limit starts after it.

@@ -59,6 +59,11 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// Memory ran out while working on `path` (Leptonica returned nothing, or Tesseract threw
     /// `std::bad_alloc`); `stage` says during what. Nothing was half-done.
     case outOfMemory(path: String, stage: String)
+    /// The prepared page holds more separate marks than `RecognitionOptions.markLimit`
+    /// allows, so it was not handed to Tesseract: its layout analysis cannot be interrupted,
+    /// and on a page of scattered specks it grows far faster than their number (see
+    /// `RecognitionOptions.defaultMarkLimit`). Nothing was recognised.
+    case tooManyMarks(path: String, marks: Int, limit: Int)
 
     /// A one-line, human-readable explanation naming the file (or option) and the problem.
     /// Control characters from file names or option values (a line break in a name) are
@@ -116,6 +121,9 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
             return "\(path): the input \(size), over the limit of \(ByteCount.describe(limit)); nothing was decoded"
         case .outOfMemory(let path, let stage):
             return "\(path): out of memory while \(stage); free memory, raise the process's memory limit, or scale the image down"
+        case .tooManyMarks(let path, let marks, let limit):
+            return
+                "\(path): the page has \(marks) separate marks, over the limit of \(limit); Tesseract's layout analysis of so many cannot be stopped, so nothing was read: crop the photo to the text, or raise the limit"
         }
     }
 

@@ -28,6 +28,8 @@ struct PageText: Sendable {
     var unsupportedImage: @Sendable (_ detail: String) -> String
     var damagedImage: String
     var imageTooLarge: @Sendable (_ detail: String) -> String
+    /// The page holds far more specks than a page of text (`too_many_marks`).
+    var tooManyMarks: String
     var busy: String
     /// The page's script: the chosen file is over the server's limit.
     var fileTooLarge: @Sendable (_ limit: String) -> String
@@ -107,6 +109,8 @@ extension PageText {
         unsupportedImage: { detail in "That file is not a photo this page can read (\(detail)). Try a JPEG or PNG." },
         damagedImage: "That photo could not be read; it may be damaged or cut short. Try another.",
         imageTooLarge: { detail in "That photo is too large for this server (\(detail)). Try a smaller one." },
+        tooManyMarks:
+            "That photo holds far more specks and dots than a page of text, so it was not read. Take it closer, with only the poem in view.",
         busy: "So many poems are being read right now. Please try again in a moment.",
         fileTooLarge: { limit in "That photo is too large for this server (\(limit) at most). Try a smaller one." },
         fileNotImage: "That file is not a photo. Choose a JPEG or PNG.",
@@ -176,6 +180,8 @@ extension PageText {
         },
         damagedImage: "Cette photo n\u{2019}a pas pu être lue\u{A0}; elle est peut-être abîmée ou incomplète. Essayez-en une autre.",
         imageTooLarge: { detail in "Cette photo est trop grande pour ce serveur (\(detail)). Essayez-en une plus petite." },
+        tooManyMarks:
+            "Cette photo contient bien plus de points et de taches qu\u{2019}une page de texte\u{A0}: elle n\u{2019}a pas été lue. Prenez-la de plus près, avec le poème seul.",
         busy: "Beaucoup de poèmes sont en cours de lecture. Réessayez dans un instant.",
         fileTooLarge: { limit in "Cette photo est trop grande pour ce serveur (\(limit) au plus). Essayez-en une plus petite." },
         fileNotImage: "Ce fichier n\u{2019}est pas une photo. Choisissez un JPEG ou un PNG.",
