@@ -9,9 +9,10 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
-# Debian packages: the C libraries (with pkg-config to find them), the tesseract CLI
+# Debian packages: the C libraries (with pkg-config to find them; libpng and libjpeg because
+# the shim quiets the codecs Leptonica decodes with, CodecMessages.cpp), the tesseract CLI
 # (benchmark baseline), python3 (the tests' MIME parser and the CER tool).
-APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev tesseract-ocr python3
+APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev libjpeg-dev tesseract-ocr python3
 # snap-poem serve is built on libmicrohttpd.
 APT_PACKAGES += libmicrohttpd-dev
 SWIFT_BUILD_FLAGS ?=

@@ -21,7 +21,13 @@ let package = Package(
         .systemLibrary(name: "CProcessControl"),
         // Tesseract's allocating calls behind try/catch, so a C++ std::bad_alloc becomes a
         // status code rather than terminating the process when it would unwind into Swift.
-        .target(name: "CTesseractShim", dependencies: ["CTesseract"]),
+        // It also defines the functions by which Leptonica creates libpng's and libjpeg's
+        // state (CodecMessages.cpp, quiet handlers); linking the two libraries makes every
+        // program that links the shim export those definitions, the tests' too.
+        .target(
+            name: "CTesseractShim", dependencies: ["CTesseract"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+        ),
         // SNAP_POEM_TEST_HOOKS: the faults a batch worker can inject for the tests
         // (`WorkerFault`), compiled into debug builds only; release builds have none.
         .target(
@@ -45,11 +51,12 @@ let package = Package(
         .target(name: "CProcessGuard"),
         // The command line as a library that returns an exit code, so tests run it in-process.
         .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer", "CProcessGuard"]),
-        // It exports two functions CTesseractShim defines over the libraries' own: Leptonica's
+        // It exports the functions CTesseractShim defines over the libraries' own: Leptonica's
         // pixWriteMemPng, so that the line images Tesseract keeps in memory are stored without
-        // deflate (LineImageEncoding.cpp), and Tesseract's UnicharAmbigs::LoadUniversal, so that
+        // deflate (LineImageEncoding.cpp); Tesseract's UnicharAmbigs::LoadUniversal, so that
         // an LSTM-only engine does not parse the legacy engine's ambiguity table
-        // (UniversalAmbiguities.cpp). The linker exports a definition that a linked library also
+        // (UniversalAmbiguities.cpp); libpng's and libjpeg's constructors of codec state, so
+        // that the codecs print nothing of their own (CodecMessages.cpp). The linker exports a definition that a linked library also
         // has in any program (the tests' too); the flags say so explicitly for the one shipped.
         .executableTarget(
             name: "snap-poem", dependencies: ["SnapPoemCLI"],
@@ -57,6 +64,9 @@ let package = Package(
                 .unsafeFlags([
                     "-Xlinker", "--export-dynamic-symbol=pixWriteMemPng",
                     "-Xlinker", "--export-dynamic-symbol=_ZN9tesseract13UnicharAmbigs13LoadUniversalERKNS_10UNICHARSETEPS1_",
+                    "-Xlinker", "--export-dynamic-symbol=png_create_read_struct",
+                    "-Xlinker", "--export-dynamic-symbol=png_create_write_struct",
+                    "-Xlinker", "--export-dynamic-symbol=jpeg_std_error",
                 ])
             ]
         ),

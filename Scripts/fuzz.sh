@@ -89,7 +89,7 @@ build_target() {
   if [ -f "$binary" ] && [ -z "$(find "$file" "${objects[@]}" -newer "$binary" | head -1)" ]; then return; fi
   echo "fuzz: linking fuzz-$target"
   swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" "$file" "${objects[@]}" \
-    "$out"/modules/CTesseractShim-*.o "$out/modules/CProcessGuard.o" -ltesseract -llept -lmicrohttpd -lstdc++ -o "$binary" \
+    "$out"/modules/CTesseractShim-*.o "$out/modules/CProcessGuard.o" -ltesseract -llept -lpng16 -ljpeg -lmicrohttpd -lstdc++ -o "$binary" \
     2> >(grep -v -e "warning: " -e "Cannot export local symbol" >&2 || true)
 }
 

@@ -60,6 +60,11 @@ void snap_poem_set_recognising(int inside);
 /// before the first image is made.
 void snap_poem_use_prefaulted_image_memory(void);
 
+/// Silences the image codecs under Leptonica: Leptonica's own messages, libtiff's handlers
+/// (process-wide; call once), and, in every program that links this shim, the messages of
+/// libpng and libjpeg (see CodecMessages.cpp). A damaged image still fails as before.
+void snap_poem_quiet_codecs(void);
+
 /// Whether the calling thread is inside an LSTM-only initialisation (`snap_poem_tess_init4`
 /// with `OEM_LSTM_ONLY` sets it around its call). Tesseract's universal ambiguity table,
 /// which only the legacy engine reads, is then not parsed (see UniversalAmbiguities.cpp).

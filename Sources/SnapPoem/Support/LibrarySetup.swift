@@ -5,7 +5,11 @@ import Foundation
 /// Process-wide settings of the C libraries, made once, in one place.
 ///
 /// - Leptonica's message severity is set to none: its warnings about damaged files would
-///   otherwise reach the user's terminal; snap-poem reports every failure itself.
+///   otherwise reach the user's terminal; snap-poem reports every failure itself. The codecs
+///   under it are silenced too (`Sources/CTesseractShim/CodecMessages.cpp`): libpng's
+///   "libpng error: …", libjpeg's "Premature end of JPEG file", libtiff's lines and
+///   Leptonica's own stream messages came before snap-poem's one line naming the file, and
+///   in `snap-poem serve` went into the server's log.
 /// - Image memory: Leptonica's pixel buffers (Tesseract's too) come from an allocator that
 ///   asks the kernel for a large buffer's pages in one call instead of faulting each one in
 ///   twice (`Sources/CTesseractShim/ImageMemory.cpp`: a 300-dpi page enlarged to 17
@@ -43,6 +47,7 @@ enum LibrarySetup {
 
     private static let once: Void = {
         setMsgSeverity(Int32(L_SEVERITY_NONE))
+        snap_poem_quiet_codecs()
         snap_poem_use_prefaulted_image_memory()
     }()
 

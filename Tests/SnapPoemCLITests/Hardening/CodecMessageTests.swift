@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The codecs under Leptonica print nothing of their own (`CodecMessages.cpp`): a damaged
+/// image is one line of snap-poem's, naming the file, and nothing else. libpng's "libpng
+/// error: read error in memio_png_read_data", libjpeg's "Premature end of JPEG file" and
+/// Leptonica's TIFF stream's "Bad file: amount too big" came first (or, in a batch, as a
+/// warning of their own).
+@Suite("A damaged image gives one line: the codecs print nothing of their own")
+struct CodecMessageTests {
+    /// The first two thirds of each sample, in a new folder.
+    static func truncatedCopies(_ names: [String]) throws -> (folder: URL, paths: [String]) {
+        let folder = try Fixtures.temporaryFolder()
+        var paths: [String] = []
+        for name in names {
+            let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("formats/\(name)")))
+            let path = folder.appendingPathComponent(name).path
+            try data.prefix(data.count * 2 / 3).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        return (folder, paths)
+    }
+
+    @Test(
+        "One image cut short: exit 1 and exactly one line, naming the file",
+        arguments: ["stanza-rgb8.png", "stanza-palette.png", "stanza-baseline.jpg", "stanza-progressive.jpg", "stanza-rgb.tif"])
+    func oneImage(name: String) async throws {
+        let (folder, paths) = try Self.truncatedCopies([name])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await BinaryRun.run([paths[0]])
+        #expect(run.status == 1)
+        #expect(run.output.isEmpty)
+        let lines = run.error.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 1, "\(run.error)")
+        #expect(run.error.hasPrefix("snap-poem: error: \(paths[0]): the "), "\(run.error)")
+        #expect(run.error.contains("data is damaged or truncated"), "\(run.error)")
+    }
+
+    @Test("A batch of damaged images: one error a file and the summary, no codec warnings")
+    func batch() async throws {
+        let (folder, paths) = try Self.truncatedCopies(["stanza-rgb8.png", "stanza-baseline.jpg", "stanza-rgb.tif"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await BinaryRun.run(paths + ["--jobs", "1"])
+        #expect(run.status == 1)
+        let lines = run.error.split(separator: "\n")
+        #expect(lines.count == 4, "\(run.error)")
+        #expect(lines.filter { $0.hasPrefix("snap-poem: error: ") }.count == 3, "\(run.error)")
+        #expect(!run.error.contains("warning"), "\(run.error)")
+        #expect(lines.last?.contains("3 failed") == true, "\(run.error)")
+    }
+
+    @Test("Images that decode are unchanged: the PNG and JPEG samples still read, and PNGs are still written")
+    func goodImagesStillWork() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let annotated = folder.appendingPathComponent("seen.png").path
+        let run = try await BinaryRun.run([Fixtures.sample("formats/stanza-rgb8.png"), "--annotate", annotated])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.error.isEmpty, "\(run.error)")
+        #expect(run.output.contains("Lenore"))
+        let header = try Data(contentsOf: URL(fileURLWithPath: annotated)).prefix(8)
+        #expect(header == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let jpeg = try await BinaryRun.run([Fixtures.sample("formats/stanza-baseline.jpg")])
+        #expect(jpeg.status == 0 && jpeg.error.isEmpty, "\(jpeg.error)")
+        #expect(jpeg.output.contains("Lenore"))
+    }
+}
