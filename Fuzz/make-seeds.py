@@ -161,10 +161,29 @@ def images():
     write("image", "jpeg-exif-only.jpg", b"\xff\xd8" + exif_app1(5) + b"\xff\xd9")
     write("image", "jpeg-truncated.jpg", jpeg[: len(jpeg) // 3])
     shutil.copy(os.path.join(ROOT, "SampleImages/formats/stanza.webp"), os.path.join(HERE, "Corpus/image/stanza.webp"))
+    still = open(os.path.join(ROOT, "SampleImages/formats/stanza.webp"), "rb").read()
+    write("image", "webp-animated-2.webp", animated_webp(still, frames=2))
+    write("image", "webp-anmf-overflow.webp", animated_webp(still, frames=1)[:200])
     write("image", "text.png", b"Ah, broken is the golden bowl! the spirit flown forever!\n")
     write("image", "pdf.png", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n")
     write("image", "heic.jpg", b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
     write("image", "short.png", b"\x89PNG\r\n")
+
+
+def webp_chunk(name, payload):
+    return name + struct.pack("<I", len(payload)) + payload + (b"\x00" if len(payload) % 2 else b"")
+
+
+def animated_webp(still, frames):
+    """An animated WebP whose every frame is the VP8 bitstream of the still WebP `still`."""
+    width = struct.unpack("<H", still[26:28])[0] & 0x3FFF
+    height = struct.unpack("<H", still[28:30])[0] & 0x3FFF
+    size = struct.pack("<I", width - 1)[:3] + struct.pack("<I", height - 1)[:3]
+    vp8 = still[12:]  # the file's one chunk, "VP8 "
+    body = webp_chunk(b"VP8X", bytes([0x02, 0, 0, 0]) + size) + webp_chunk(b"ANIM", bytes(6))
+    for _ in range(frames):
+        body += webp_chunk(b"ANMF", bytes(6) + size + struct.pack("<I", 100)[:3] + b"\x00" + vp8)
+    return b"RIFF" + struct.pack("<I", 4 + len(body)) + b"WEBP" + body
 
 
 # ---- replacements: byte 0 = mode (0 file, 1 --replace, 2 text), byte 1 = matching options ----

@@ -731,6 +731,7 @@ def make_formats(out, lenore_lines):
     rgb.save(d / "stanza-rgb.tif", compression="tiff_lzw")
     rgb.save(d / "stanza-multipage.tif", compression="tiff_lzw", save_all=True, append_images=[page2])
     rgb.save(d / "stanza.webp", quality=90, method=6)
+    animated_webp(rgb, page2, d / "stanza-animated.webp")
     rgb.save(d / "stanza.bmp")
     rgb.quantize(colors=32, method=Image.MEDIANCUT, dither=Image.NONE).save(d / "stanza.gif")
     rgb.save(d / "stanza.pnm", format="PPM")  # binary P6
@@ -742,6 +743,17 @@ def make_formats(out, lenore_lines):
     (d / "truncated.png").write_bytes(data[: len(data) // 2])
     data = (d / "stanza-baseline.jpg").read_bytes()
     (d / "truncated.jpg").write_bytes(data[: len(data) // 2])
+
+
+def animated_webp(first, second, path):
+    """A two-frame animated WebP (lossy q90): stanza 1 on paper three quarters opaque, so
+    that its frame holds an ALPH chunk beside its VP8 one, then stanza 2 on a canvas of the
+    first's size (frames share one canvas)."""
+    framed = first.convert("RGBA")
+    framed.putalpha(first.convert("L").point(lambda v: 255 if v < 128 else 192))
+    later = Image.new("RGBA", framed.size, (250, 246, 236, 255))
+    later.paste(second.convert("RGBA").crop((0, 0, framed.width, framed.height)), (0, 0))
+    framed.save(path, save_all=True, append_images=[later], duration=1000, loop=0, quality=90, method=6)
 
 
 # EXIF Orientation value -> transform that turns the UPRIGHT image into the

@@ -12,8 +12,9 @@ import Foundation
 /// GIF and BMP headers are read here rather than by Leptonica, whose `pixReadHeaderMem`
 /// decodes those two formats whole to learn their size. Of an animated GIF only the first
 /// frame is decoded (the data handed to Leptonica ends after it); `ImageFacts.pageCount`
-/// and a warning say how many frames there were. A multi-page TIFF yields its first page,
-/// with the same kind of warning.
+/// and a warning say how many frames there were. An animated WebP, which libwebp's
+/// still-image decoder refuses, gives its first frame too (`WebPStructure`). A multi-page
+/// TIFF yields its first page, with the same kind of warning.
 ///
 /// Damaged data fails with `SnapPoemError.corruptImage`, JPEG included: libjpeg on its own
 /// would fill a truncated JPEG's missing rows with grey, but Leptonica 1.82 stops at the
@@ -76,9 +77,9 @@ public enum ImageDecoder {
         if format == .tiff { pageCount = TIFFDirectory.pageCount(of: data) }
         if pageCount > 1 {
             warnings.append(
-                format == .gif
-                    ? "the GIF holds \(pageCount) frames; only the first is read"
-                    : "the TIFF holds \(pageCount) pages; only the first is read")
+                format == .tiff
+                    ? "the TIFF holds \(pageCount) pages; only the first is read"
+                    : "the \(format.displayName) holds \(pageCount) frames; only the first is read")
         }
         let storedWidth = pix.width, storedHeight = pix.height
         do throws(SnapPoemError) {
@@ -137,6 +138,14 @@ public enum ImageDecoder {
             if structure.frameCount > 1 { decodable = structure.firstFrameOnly(of: data) }
         case .bmp:
             found = BMPHeader.size(of: data)
+        case .webp:
+            if let animation = WebPStructure(data) {
+                found = (animation.firstFrameWidth, animation.firstFrameHeight)
+                pageCount = animation.frameCount
+                decodable = animation.firstFrame
+            } else {
+                found = leptonicaHeader(of: data)
+            }
         default:
             found = leptonicaHeader(of: data)
         }

@@ -44,6 +44,32 @@ struct ImageFormatTests {
         #expect(rate <= 0.01, "CER \(rate)")
     }
 
+    @Test("An animated WebP yields its first frame (its alpha too) and says how many it has; libwebp alone refuses it")
+    func animatedWebP() async throws {
+        let path = Fixtures.sample("formats/stanza-animated.webp")
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let structure = try #require(WebPStructure(data))
+        #expect((structure.firstFrameWidth, structure.firstFrameHeight, structure.frameCount) == (1004, 428, 2))
+        // The first frame holds ALPH and VP8: wrapped with the extended header that says so.
+        #expect(structure.firstFrame.prefix(4) == Data("RIFF".utf8))
+        #expect(structure.firstFrame[12..<16] == Data("VP8X".utf8))
+        #expect(WebPStructure(try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("formats/stanza.webp")))) == nil)
+        let (image, facts) = try ImageDecoder.decode(fileAt: path)
+        #expect(facts.format == .webp)
+        #expect(facts.pageCount == 2)
+        #expect(facts.warnings == ["the WebP holds 2 frames; only the first is read"])
+        #expect((image.width, image.height) == (1004, 428))
+        let poem = try await SharedScanner.get().scan(image, facts: facts, name: path)
+        let rate = characterErrorRate(poem.recognizedText, truth: try Fixtures.groundTruth(for: "formats/stanza.png"))
+        #expect(rate <= 0.01, "CER \(rate)")
+        // Cut inside its first frame, it is damaged; cut inside its second, the first is read.
+        #expect(throws: SnapPoemError.corruptImage(path: "cut.webp", format: "WebP")) {
+            try ImageDecoder.decode(data: data.prefix(2_000), name: "cut.webp")
+        }
+        let (_, cutFacts) = try ImageDecoder.decode(data: data.prefix(data.count - 1_000), name: "cut.webp")
+        #expect(cutFacts.pageCount == 1 && cutFacts.warnings.isEmpty)
+    }
+
     @Test("Single-page files count one page", arguments: ["formats/stanza-rgb.tif", "formats/stanza-1bit.tif", "Lenore.png"])
     func singlePage(file: String) throws {
         let (_, facts) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
