@@ -148,8 +148,9 @@ public struct RecognitionOptions: Sendable, Equatable, Codable {
     /// and benchmark images has 1 812 marks, and an A4 page of 10-point prose in two columns
     /// 7 872 (8-point prose in three columns, 10 889, is over the limit); the costliest page
     /// found, 5-pixel specks scattered at random and read at their own size, holds layout
-    /// analysis for about 9 s at 9 342 marks and 21 s at 17 381, where reading a whole
-    /// honest page of 7-point prose in three columns (19 355 marks) takes 6.5 s;
+    /// analysis for 8–12 s at 9 342 marks (as `dpi` varies from 70 to 2400) and 19–27 s at
+    /// 17 381, where reading a whole honest page of 7-point prose in three columns (19 355
+    /// marks) takes 6.5–11 s;
     /// `SampleImages/hostile-layout.png` (235 356 marks) holds it for 98 s.
     public static let defaultMarkLimit = 10_000
 
