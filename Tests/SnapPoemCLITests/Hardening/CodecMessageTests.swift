@@ -49,6 +49,17 @@ struct CodecMessageTests {
         #expect(lines.last?.contains("3 failed") == true, "\(run.error)")
     }
 
+    @Test(
+        "Leptonica's calls to png_create_read_struct and jpeg_std_error land in snap-poem's own definitions",
+        arguments: [("stanza-rgb8.png", "png_create_read_struct"), ("stanza-baseline.jpg", "jpeg_std_error")])
+    func interpositionHolds(sample: String, symbol: String) async throws {
+        // One image is read in the command's own process, whose path the report names.
+        let bindings = try await SymbolBindings.record([Fixtures.sample("formats/\(sample)")])
+        #expect(bindings.run.status == 0, "\(bindings.run.error.suffix(2000))")
+        let bound = bindings.bindsToExecutable(symbol, from: "liblept")
+        #expect(bound, "\(bindings.lines(about: symbol).prefix(3).joined(separator: "\n"))")
+    }
+
     @Test("Images that decode are unchanged: the PNG and JPEG samples still read, and PNGs are still written")
     func goodImagesStillWork() async throws {
         let folder = try Fixtures.temporaryFolder()
