@@ -1,17 +1,19 @@
 // See snap_poem_set_recognising in TesseractShim.h.
 //
-// Tesseract keeps each text line it recognises as a PNG in memory (ImageData::SetPixInternal
-// writes it with pixWriteMem; the LSTM reads it back with pixReadMem a moment later). Leptonica
-// writes those PNGs with zlib's default level 6 unless the Pix's `special` field asks for
-// another, and Tesseract's line images never ask: on a 300-dpi page, deflating them was 7 %
-// of the process's CPU. Nothing in Tesseract's or Leptonica's API changes that level, so
-// this file defines Leptonica's pixWriteMemPng itself. The linker puts a definition that a
-// linked shared library also defines into the executable's dynamic symbol table (gold and bfd
-// alike; Package.swift asks for it explicitly for snap-poem too), so liblept's own call
-// through its PLT lands here in every program that links CTesseractShim. The definition here
-// asks for level 0 (stored, no deflate; PNG stays lossless, so the text is unchanged) while
-// the calling thread is inside a recognition, and hands every call on to Leptonica's
-// definition. Outside a recognition (snap-poem's own PNG exports), nothing changes.
+// Tesseract keeps each text line it recognises as an image file in memory
+// (ImageData::SetPixInternal writes it with pixWriteMem as a PNG; the LSTM reads it back with
+// pixReadMem a moment later, which recognises the format from the bytes). Writing and reading
+// those PNGs was pure cost: deflating them at zlib's default level was 7 % of the process's
+// CPU on a 300-dpi page, and even stored without deflate, libpng's filtering, CRCs and Adler
+// sums took another 2.4 % of the instructions of reading Lenore.png. Nothing in Tesseract's
+// or Leptonica's API changes the format, so this file defines Leptonica's pixWriteMemPng
+// itself. The linker puts a definition that a linked shared library also defines into the
+// executable's dynamic symbol table (gold and bfd alike; Package.swift asks for it explicitly
+// for snap-poem too), so liblept's own call through its PLT lands here in every program that
+// links CTesseractShim. While the calling thread is inside a recognition, the definition here
+// writes Leptonica's own uncompressed serialisation instead (pixWriteMemSpix: a header and
+// the raster, which pixReadMem reads back bit for bit, so the text is unchanged); every other
+// call (snap-poem's own PNG exports) is handed on to Leptonica's definition.
 #include "TesseractShim.h"
 
 #include <dlfcn.h>
@@ -39,8 +41,7 @@ __attribute__((visibility("default"))) l_ok pixWriteMemPng(
     // No next definition: this one was bound by something other than the dynamic linker's
     // interposition (it cannot happen with liblept loaded); fail the way Leptonica fails.
     if (writer == nullptr || writer == &pixWriteMemPng) return 1;
-    // Leptonica's convention: `special` 10 + k asks for zlib level k.
-    if (recognising && pix != nullptr) pixSetSpecial(pix, 10);
+    if (recognising && pix != nullptr) return pixWriteMemSpix(filedata, filesize, pix);
     return writer(filedata, filesize, pix, gamma);
 }
 

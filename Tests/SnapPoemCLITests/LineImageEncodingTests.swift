@@ -3,9 +3,10 @@ import Testing
 
 @testable import SnapPoem
 
-/// The executable stores Tesseract's in-memory line images without deflate
-/// (`Sources/CTesseractShim/LineImageEncoding.cpp`), and only those.
-@Suite("Line images stored without deflate, and only they")
+/// The executable stores Tesseract's in-memory line images without PNG
+/// (`Sources/CTesseractShim/LineImageEncoding.cpp`; `LineImageStorageTests` checks the bytes),
+/// and only those.
+@Suite("Line images stored without PNG, and only they")
 struct LineImageEncodingTests {
     @Test("Leptonica's calls to pixWriteMemPng land in snap-poem's own definition during a real recognition")
     func interpositionHolds() async throws {

@@ -50,8 +50,9 @@ snap_poem_call_status snap_poem_tess_monitor_create(ETEXT_DESC **monitor);
 snap_poem_call_status snap_poem_tess_recognize(TessBaseAPI *handle, ETEXT_DESC *monitor, int *result);
 
 /// Marks the calling thread as inside (1) or outside (0) a recognition: while inside, the
-/// line images Tesseract keeps as PNGs in memory are stored without deflate (see
-/// LineImageEncoding.cpp; in effect in every program that links this shim).
+/// line images Tesseract keeps in memory as PNGs are kept in Leptonica's uncompressed
+/// serialisation instead (see LineImageEncoding.cpp; in effect in every program that links
+/// this shim).
 /// `snap_poem_tess_recognize` sets it around its call.
 void snap_poem_set_recognising(int inside);
 
