@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <microhttpd.h>
 
 // MHD_get_connection_info is variadic, which Swift cannot call: one small wrapper per field.
@@ -29,6 +30,33 @@ static inline const struct sockaddr *snap_poem_connection_address(struct MHD_Con
 static inline void *snap_poem_connection_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info == NULL ? NULL : info->socket_context;
+}
+
+/// Rewrites the request's Content-Type, in place and at its own length, to
+/// "multipart/form-data;" + spaces + "boundary=" + boundary, the one spelling that
+/// libmicrohttpd 0.9.75's form parser reads: MHD_create_post_processor looks for a lower-case
+/// "boundary=" and takes everything after it as the boundary, so "BOUNDARY=x" has none and
+/// "boundary=x; charset=utf-8" has the wrong one. The parser keeps a pointer into this very
+/// value, which is why it is rewritten rather than replaced. The value lives in the
+/// connection's memory pool (writable, NUL-terminated, valid until the request completes);
+/// only its bytes change, never its length. Returns 1, or 0 when there is no Content-Type or
+/// it is too short to hold the rewrite (it cannot be, when it named this boundary).
+static inline int snap_poem_set_form_boundary(struct MHD_Connection *connection, const char *boundary, size_t boundary_length) {
+    static const char prefix[] = "multipart/form-data;";
+    static const char name[] = "boundary=";
+    const size_t prefix_length = sizeof(prefix) - 1, name_length = sizeof(name) - 1;
+    const char *value = NULL;
+    size_t length = 0;
+    if (MHD_lookup_connection_value_n(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE,
+                                      sizeof(MHD_HTTP_HEADER_CONTENT_TYPE) - 1, &value, &length) != MHD_YES ||
+        value == NULL || strlen(value) != length || length < prefix_length + name_length + boundary_length)
+        return 0;
+    char *bytes = (char *)value;
+    memcpy(bytes, prefix, prefix_length);
+    memset(bytes + prefix_length, ' ', length - prefix_length - name_length - boundary_length);
+    memcpy(bytes + length - name_length - boundary_length, name, name_length);
+    memcpy(bytes + length - boundary_length, boundary, boundary_length);
+    return 1;
 }
 
 #endif

@@ -136,8 +136,16 @@ private func headersArrived(_ context: RequestContext, on connection: OpaquePoin
         context.reservedBytes = declared
         server.noteBufferedBytes()
     }
-    if let type = header(connection, "Content-Type")?.lowercased(), type.hasPrefix("multipart/form-data") {
+    if let declared = header(connection, "Content-Type"), declared.lowercased().hasPrefix("multipart/form-data") {
         context.form = []
+        // Parameters in any order and letter case, others ignored (RFC 9110): the boundary is
+        // read here and handed to libmicrohttpd's parser in the one spelling it reads.
+        guard let boundary = MediaType(parsing: declared)?.formBoundary,
+            snap_poem_set_form_boundary(connection, boundary, boundary.utf8.count) == 1
+        else {
+            refuse(context, .formWithoutBoundary, server: server)
+            return .YES
+        }
         context.postProcessor = MHD_create_post_processor(connection, 64 << 10, formField, Unmanaged.passUnretained(context).toOpaque())
         if context.postProcessor == nil { context.refusal = .unreadableForm }
     }

@@ -142,6 +142,14 @@ public struct ServiceError: Error, Sendable, Equatable {
         .badForm,
         message: "the multipart/form-data body could not be parsed (a missing boundary, a part cut short, or no closing boundary)")
 
+    /// 400: a `multipart/form-data` body whose `Content-Type` has no boundary the form can be
+    /// read by (none, two, or one that RFC 2046 does not allow).
+    public static let formWithoutBoundary = ServiceError(
+        .badForm,
+        message:
+            "the Content-Type multipart/form-data has no usable boundary parameter (one, of 1 to \(MediaType.maximumBoundaryLength) letters, digits, spaces or '()+_,-./:=?)"
+    )
+
     /// 400: a form with more than one field named `image`.
     public static let secondImage = duplicateField("image")
 

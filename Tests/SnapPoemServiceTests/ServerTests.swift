@@ -53,6 +53,42 @@ struct ServerTests {
         }
     }
 
+    @Test("A form's Content-Type is read by RFC 9110: parameters in any case and order, others ignored, the boundary quoted or not")
+    func formContentTypes() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            var form = MultipartBody()
+            form.addField("replace", "Lenore=Sam")
+            form.addFile("image", filename: "stanza.png", type: "image/png", contents: try Fixtures.sampleData(Fixtures.stanza))
+            let boundary = form.boundary
+            // Each of these is one valid spelling of the same form's type.
+            for type in [
+                "multipart/form-data; BOUNDARY=\(boundary)",
+                "multipart/form-data; charset=utf-8; boundary=\(boundary)",
+                "multipart/form-data; boundary=\(boundary); charset=utf-8",
+                "Multipart/Form-Data;Boundary=\"\(boundary)\"",
+                "multipart/form-data; note=\"boundary=wrong\"; boundary=\(boundary)",
+            ] {
+                let response = try await RawHTTPClient.post(port: server.port, "/v1/poems", contentType: type, body: form.finished)
+                #expect(response.status == 200, "\(type): \(response.status) \(response.text)")
+                #expect(response.text.contains("thy love, Sam!"), "\(type): \(response.text)")
+            }
+            // A boundary with spaces, quoted as it must be.
+            var spaced = MultipartBody(boundary: "a boundary with spaces")
+            spaced.addFile("image", filename: "stanza.png", type: "image/png", contents: try Fixtures.sampleData(Fixtures.stanza))
+            let quoted = try await RawHTTPClient.post(
+                port: server.port, "/v1/poems", contentType: "multipart/form-data; boundary=\"a boundary with spaces\"",
+                body: spaced.finished)
+            #expect(quoted.status == 200, "\(quoted.text)")
+            // No boundary, or two: the form cannot be read, and the answer says why.
+            for type in ["multipart/form-data; charset=utf-8", "multipart/form-data; boundary=\(boundary); boundary=other"] {
+                let response = try await RawHTTPClient.post(port: server.port, "/v1/poems", contentType: type, body: form.finished)
+                #expect(response.status == 400, "\(type): \(response.text)")
+                #expect(response.text.contains("\"code\":\"bad_form\""), "\(type): \(response.text)")
+                #expect(response.text.contains("no usable boundary parameter"), "\(type): \(response.text)")
+            }
+        }
+    }
+
     @Test("A 100 MB body is refused with 413 from its Content-Length, before it is sent")
     func hundredMegabytes() async throws {
         try await ServerProcess.with(["--jobs", "1", "--max-upload-mb", "20"]) { server in

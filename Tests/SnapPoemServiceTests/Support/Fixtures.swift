@@ -34,8 +34,13 @@ enum Fixtures {
 
 /// A `multipart/form-data` body, as a browser builds it.
 struct MultipartBody {
-    let boundary = "snap-poem-test-\(UUID().uuidString)"
+    let boundary: String
     private(set) var data = Data()
+
+    /// An empty body whose parts are separated by `boundary`.
+    init(boundary: String = "snap-poem-test-\(UUID().uuidString)") {
+        self.boundary = boundary
+    }
 
     /// The request's `Content-Type`.
     var contentType: String { "multipart/form-data; boundary=\(boundary)" }
