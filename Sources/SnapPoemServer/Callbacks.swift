@@ -25,6 +25,7 @@ func accessHandler(
     guard let slot = requestSlot.pointee else {
         // First call: the headers are in.
         let context = beginRequest(server: server, connection: connection, url: url, method: method)
+        context.acceptsInterimResponse = version.map { String(cString: $0) != "HTTP/1.0" } ?? false
         requestSlot.pointee = Unmanaged.passRetained(context).toOpaque()
         server.active.add(1, ordering: .relaxed)
         return headersArrived(context, on: connection, server: server)

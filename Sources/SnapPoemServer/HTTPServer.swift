@@ -284,12 +284,27 @@ final class ServerCore: Sendable {
         guard !waiting.isEmpty, now - loop.lastGoneCheck >= .milliseconds(100) else { return }
         loop.lastGoneCheck = now
         // A suspended connection is not watched by libmicrohttpd: poll its socket for the
-        // client's hang-up (POLLRDHUP, Linux's 0x2000: the peer closed its end).
-        let hangUp = Int16(0x2000) | Int16(POLLHUP) | Int16(POLLERR)
-        var polled = waiting.map { pollfd(fd: $0.descriptor, events: Int16(0x2000), revents: 0) }
+        // client's hang-up.
+        let readSideClosed = Int16(0x2000)  // POLLRDHUP, Linux's: the peer sends no more
+        var polled = waiting.map { pollfd(fd: $0.descriptor, events: readSideClosed, revents: 0) }
         guard poll(&polled, nfds_t(polled.count), 0) > 0 else { return }
-        for (state, entry) in zip(waiting, polled) where entry.revents & hangUp != 0 {
+        for (state, entry) in zip(waiting, polled) where entry.revents != 0 {
             guard let request = state.request, !request.clientGone else { continue }
+            if entry.revents & (Int16(POLLHUP) | Int16(POLLERR)) == 0 {
+                // POLLRDHUP alone: the peer sends no more, which a client that closed its
+                // socket and one that only shut its sending side (shutdown(SHUT_WR), after a
+                // whole request, still reading) both do. Only a write tells them apart: a
+                // closed socket answers it with a reset (POLLERR/POLLHUP at the next look).
+                // The one write HTTP/1.1 allows before the answer is an interim response,
+                // which every client must read past (RFC 9110, 15.2); HTTP/1.0 has none.
+                if request.interimProbed { continue }
+                if request.acceptsInterimResponse {
+                    request.interimProbed = true
+                    let probe = "HTTP/1.1 100 Continue\r\n\r\n"
+                    let sent = probe.withCString { send(state.descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                    if sent == probe.utf8.count { continue }
+                }
+            }
             request.clientGone = true
             request.closedBecause = "client-gone"
             request.task?.cancel()

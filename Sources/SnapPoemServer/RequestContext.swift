@@ -52,6 +52,12 @@ final class RequestContext: @unchecked Sendable {
     /// The client went away while the service worked on the request: its task is cancelled
     /// and nothing is sent.
     var clientGone = false
+    /// The request is HTTP/1.1 (or later), so an interim response (`100 Continue`) may be sent
+    /// before its answer.
+    var acceptsInterimResponse = false
+    /// The client stopped sending while its request was being worked on, and was sent an
+    /// interim response to find out whether it still reads (a half-close) or has gone.
+    var interimProbed = false
     /// The status of the response queued, for the log line.
     var status: Int?
     /// The response's body size, for the log line.

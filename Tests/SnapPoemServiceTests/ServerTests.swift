@@ -89,6 +89,30 @@ struct ServerTests {
         }
     }
 
+    @Test("A client that shuts its sending side after a whole request (a half-close) still gets its answer")
+    func halfClose() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let port = server.port
+            let image = try Fixtures.sampleData(Fixtures.stanza)
+            let answer = try await RawHTTPClient.onThread { () -> WireResponse in
+                let socket = try RawHTTPClient.connect(port: port, timeout: 120)
+                defer { close(socket) }
+                try RawHTTPClient.send(
+                    Data(
+                        "POST /v1/poems?replace=Lenore%3DSam HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: \(image.count)\r\n\r\n"
+                            .utf8) + image, on: socket)
+                shutdown(socket, Int32(SHUT_WR))
+                return try RawHTTPClient.parse(try RawHTTPClient.readToEnd(socket))
+            }
+            #expect(answer.status == 200, "\(answer.status) \(answer.text)")
+            #expect(answer.text.contains("thy love, Sam!"), "\(answer.text)")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(!server.log.contains("end=client-gone"), "\(server.log)")
+            let metrics = try await RawHTTPClient.get(port: port, "/metrics")
+            #expect(metrics.text.contains("snap_poem_requests_abandoned_total 0"), "\(metrics.text)")
+        }
+    }
+
     @Test("A 100 MB body is refused with 413 from its Content-Length, before it is sent")
     func hundredMegabytes() async throws {
         try await ServerProcess.with(["--jobs", "1", "--max-upload-mb", "20"]) { server in
