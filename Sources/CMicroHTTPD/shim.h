@@ -32,6 +32,19 @@ static inline void *snap_poem_connection_context(struct MHD_Connection *connecti
     return info == NULL ? NULL : info->socket_context;
 }
 
+/// The status of the response queued on the connection (the server's, or libmicrohttpd's own
+/// error page), or 0 when none is.
+static inline unsigned int snap_poem_connection_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info == NULL ? 0 : info->http_status;
+}
+
+/// The bytes of the request line and headers, or 0 before they are in.
+static inline size_t snap_poem_connection_head_bytes(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 /// Rewrites the request's Content-Type, in place and at its own length, to
 /// "multipart/form-data;" + spaces + "boundary=" + boundary, the one spelling that
 /// libmicrohttpd 0.9.75's form parser reads: MHD_create_post_processor looks for a lower-case

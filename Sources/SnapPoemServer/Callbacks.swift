@@ -22,16 +22,16 @@ func accessHandler(
     guard let serverContext, let connection, let requestSlot, let uploadDataSize else { return .NO }
     let server = Unmanaged<ServerCore>.fromOpaque(serverContext).takeUnretainedValue()
 
-    guard let slot = requestSlot.pointee else {
+    // The slot holds the context made when the request line arrived (`requestLineArrived`).
+    guard let slot = requestSlot.pointee else { return .NO }
+    let context = Unmanaged<RequestContext>.fromOpaque(slot).takeUnretainedValue()
+    if !context.headersIn {
         // First call: the headers are in.
-        let context = beginRequest(server: server, connection: connection, url: url, method: method)
+        beginRequest(context, server: server, connection: connection, url: url, method: method)
         context.acceptsInterimResponse = version.map { String(cString: $0) != "HTTP/1.0" } ?? false
-        requestSlot.pointee = Unmanaged.passRetained(context).toOpaque()
-        server.active.add(1, ordering: .relaxed)
         return headersArrived(context, on: connection, server: server)
     }
 
-    let context = Unmanaged<RequestContext>.fromOpaque(slot).takeUnretainedValue()
     let size = uploadDataSize.pointee
     if size > 0 {
         // A chunk of the body: always taken whole; kept only while the request is within
@@ -112,6 +112,19 @@ private func headersArrived(_ context: RequestContext, on connection: OpaquePoin
     if server.isDraining {
         return queue(refusal: .shuttingDown, on: connection, context: context, server: server)
     }
+    // The request's size, on every path: answered here in the service's shape while
+    // libmicrohttpd's memory for the connection still holds the answer.
+    if context.targetBytes > ServerConfiguration.maximumTargetBytes {
+        return queue(
+            refusal: .targetTooLong(limitBytes: ServerConfiguration.maximumTargetBytes), on: connection, context: context, server: server)
+    }
+    if snap_poem_connection_head_bytes(connection) > ServerConfiguration.maximumHeadBytes {
+        return queue(
+            refusal: .headersTooLarge(limitBytes: ServerConfiguration.maximumHeadBytes), on: connection, context: context, server: server)
+    }
+    if let count = context.queryOverLimit {
+        return queue(refusal: .tooManyQueryParameters(count, limit: FormLimits.maxFields), on: connection, context: context, server: server)
+    }
     let request = HTTPRequest(
         method: context.method, path: context.path, query: context.query, headers: context.headers, id: context.id,
         queryProblem: context.queryProblem)
@@ -166,19 +179,59 @@ private func refuse(_ context: RequestContext, _ error: ServiceError, server: Se
     server.noteBufferedBytes()
 }
 
-/// Creates the request's context from its headers and query.
+/// Fills in the request's context from its headers and query.
 private func beginRequest(
-    server: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?
-) -> RequestContext {
-    let id = HTTPRequest.acceptedID(header(connection, "X-Request-Id")) ?? HTTPRequest.newID()
-    let state = connectionState(connection)
-    let context = RequestContext(
-        id: id, method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-        address: state?.address ?? "-")
+    _ context: RequestContext, server: ServerCore, connection: OpaquePointer, url: UnsafePointer<CChar>?,
+    method: UnsafePointer<CChar>?
+) {
+    context.headersIn = true
+    context.start = .now
+    context.id = HTTPRequest.acceptedID(header(connection, "X-Request-Id")) ?? HTTPRequest.newID()
+    context.method = method.map { String(cString: $0) } ?? ""
+    context.path = url.map { String(cString: $0) } ?? "/"
     context.headers = values(of: connection, kind: .HEADER_KIND)
     (context.query, context.queryProblem) = arguments(of: connection)
-    state?.request = context
-    return context
+    connectionState(connection)?.request = context
+}
+
+/// Called by libmicrohttpd once a request line is in, before it reads the query and the
+/// headers (`.URI_LOG_CALLBACK`; `uri` is the request target as sent, in the connection's
+/// memory). Makes the request's context, which libmicrohttpd keeps in the request's slot
+/// and hands to the completion callback however the request ends, so that one refused by
+/// libmicrohttpd itself later (headers past its memory) still has a log line.
+///
+/// A query of more than `FormLimits.maxFields` parameters is cut off here, in place, at its
+/// `?`, so that libmicrohttpd never reads it: each parameter takes a record in the
+/// connection's 128 KiB, and about 2 000 of them left no room for any answer (the client's
+/// connection was dropped without a word). The request is answered 400 once its headers are
+/// in.
+func requestLineArrived(
+    _ serverContext: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?
+) -> UnsafeMutableRawPointer? {
+    guard let serverContext, let connection else { return nil }
+    let server = Unmanaged<ServerCore>.fromOpaque(serverContext).takeUnretainedValue()
+    let context = RequestContext(address: connectionState(connection)?.address ?? "-")
+    if let uri {
+        context.targetBytes = strlen(uri)
+        if let question = strchr(uri, Int32(UInt8(ascii: "?"))) {
+            // Parameters as libmicrohttpd counts them: every piece between two '&', empty
+            // ones too, but a trailing one.
+            var pieces = 1
+            var cursor = question + 1
+            while cursor.pointee != 0 {
+                if cursor.pointee == CChar(UInt8(ascii: "&")), cursor[1] != 0 { pieces += 1 }
+                cursor += 1
+            }
+            if question[1] != 0, pieces > FormLimits.maxFields {
+                context.queryOverLimit = pieces
+                // libmicrohttpd ends the path at the '?' and reads the parameters after it:
+                // an empty string now. The bytes are the connection's own read buffer.
+                UnsafeMutablePointer(mutating: question + 1).pointee = 0
+            }
+        }
+    }
+    server.active.add(1, ordering: .relaxed)
+    return Unmanaged.passRetained(context).toOpaque()
 }
 
 /// Refuses the request with `error`, in the service's shape, and closes the connection (the
@@ -247,13 +300,25 @@ func requestCompleted(
         context.holdsPlace = false
     }
     server.noteBufferedBytes()
-    if let connection, let state = connectionState(connection) {
-        if context.closedBecause == nil { context.closedBecause = state.cutBecause }
+    let state = connection.flatMap { connectionState($0) }
+    if let state, context.closedBecause == nil { context.closedBecause = state.cutBecause }
+    if context.headersIn {
+        server.log(RequestLogLine(context: context, termination: termination).text)
+    } else {
+        // Ended before its headers were in: cut off, closed by the client, or refused by
+        // libmicrohttpd itself (headers past its memory), whose status is logged.
+        let status = connection.map { Int(snap_poem_connection_status($0)) } ?? 0
+        server.log(
+            RequestLogLine(
+                headersNeverIn: ContinuousClock.now - (state?.phaseStart ?? context.start), status: status == 0 ? nil : status,
+                reason: context.closedBecause ?? (status == 0 ? RequestLogLine.reason(termination) : "libmicrohttpd")
+            ).text)
+    }
+    if let state {
         state.request = nil
         state.completedRequests += 1
         state.phaseStart = .now
     }
-    server.log(RequestLogLine(context: context, termination: termination).text)
     server.active.subtract(1, ordering: .relaxed)
 }
 

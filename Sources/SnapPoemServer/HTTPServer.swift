@@ -48,6 +48,8 @@ public final class HTTPServer: Sendable {
         let logger: MHD_LogCallback = libmicrohttpdMessage
         let completed: MHD_RequestCompletedCallback = requestCompleted
         let notified: MHD_NotifyConnectionCallback = connectionNotified
+        let requestLine: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? =
+            requestLineArrived
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
@@ -57,6 +59,7 @@ public final class HTTPServer: Sendable {
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: ServerConfiguration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(notified, to: Int.self), ptr_value: context),
+            MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(requestLine, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .EXTERNAL_LOGGER, value: unsafeBitCast(logger, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]

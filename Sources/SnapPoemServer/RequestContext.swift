@@ -3,8 +3,11 @@ import Foundation
 import SnapPoemService
 import Synchronization
 
-/// One request's state, from its headers to its completion. libmicrohttpd keeps a pointer to
-/// it (retained) in the connection's request slot until the request completes.
+/// One request's state, from its request line to its completion. libmicrohttpd keeps a
+/// pointer to it (retained) in the connection's request slot until the request completes:
+/// the slot is filled when the request line is in (`.URI_LOG_CALLBACK`), before
+/// libmicrohttpd reads the query and the headers, so that a request libmicrohttpd refuses
+/// itself afterwards still reaches the completion callback and the log.
 ///
 /// Threading: everything but `answer` is touched only on the server's loop thread (the
 /// access handler, the completion callback and the housekeeping run there, one at a time).
@@ -12,15 +15,22 @@ import Synchronization
 /// `MHD_resume_connection`.
 final class RequestContext: @unchecked Sendable {
     /// The request's identifier.
-    let id: String
-    /// `GET`, `POST`, …
-    let method: String
-    /// The path, decoded.
-    let path: String
+    var id = "-"
+    /// `GET`, `POST`, …; `-` until the headers are in.
+    var method = "-"
+    /// The path, decoded; `-` until the headers are in.
+    var path = "-"
     /// The client's address.
     let address: String
-    /// When the headers were complete.
-    let start = ContinuousClock.now
+    /// When the request line arrived; when the headers were complete, once they are.
+    var start = ContinuousClock.now
+    /// Whether the headers are in (the access handler has been called).
+    var headersIn = false
+    /// The parameters of a query with more than `FormLimits.maxFields`, which libmicrohttpd
+    /// was kept from reading; nil for a query within the limit.
+    var queryOverLimit: Int?
+    /// The bytes of the request target (path and query), as sent.
+    var targetBytes = 0
     /// The headers.
     var headers: [HTTPField] = []
     /// The query's parameters.
@@ -69,10 +79,7 @@ final class RequestContext: @unchecked Sendable {
     /// The service's answer, set by `task`.
     let answer = Mutex<HTTPResponse?>(nil)
 
-    init(id: String, method: String, path: String, address: String) {
-        self.id = id
-        self.method = method
-        self.path = path
+    init(address: String) {
         self.address = address
     }
 

@@ -11,8 +11,10 @@ import Foundation
 /// A request that ended without an answer has `status=-` and `end=` with the reason
 /// (`client-abort`, `client-gone` (it hung up while its poem was being read; the work was
 /// cancelled), `timeout` (idle), `header-timeout`, `request-timeout`, `shutdown`, `error`).
-/// A connection cut off before its headers were in gets a line of its own, with `id=-`,
-/// `method=-` and `path=-`. Every value is escaped, so a client cannot forge a line.
+/// A request or connection that ended before its headers were in gets a line with `id=-`,
+/// `method=-` and `path=-`: cut off (`end=header-timeout`), closed by the client, or refused
+/// by libmicrohttpd itself with its own status (`status=431 … end=libmicrohttpd`: headers past
+/// its memory for the connection). Every value is escaped, so a client cannot forge a line.
 struct RequestLogLine {
     let text: String
 
@@ -24,27 +26,38 @@ struct RequestLogLine {
             ("path", Self.escaped(context.path, limit: 200)), ("status", context.status.map(String.init) ?? "-"),
             ("in", "\(context.receivedBytes)"), ("out", "\(context.status == nil ? 0 : context.sentBytes)"), ("ms", "\(milliseconds)"),
         ]
-        let end: String?
         if context.clientGone {
             fields[4].1 = "-"
             fields[6].1 = "0"
         }
-        switch termination {
-        case .REQUEST_TERMINATED_COMPLETED_OK: end = nil
-        case .REQUEST_TERMINATED_TIMEOUT_REACHED: end = "timeout"
-        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: end = "shutdown"
-        case .REQUEST_TERMINATED_CLIENT_ABORT, .REQUEST_TERMINATED_READ_ERROR: end = "client-abort"
-        default: end = "error"
-        }
-        if let reason = context.closedBecause ?? end { fields.append(("end", reason)) }
+        if let reason = context.closedBecause ?? Self.reason(termination) { fields.append(("end", reason)) }
         text = fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+    }
+
+    /// Why a request ended without an answer, from libmicrohttpd's code; nil when it ended
+    /// well.
+    static func reason(_ termination: MHD_RequestTerminationCode) -> String? {
+        switch termination {
+        case .REQUEST_TERMINATED_COMPLETED_OK: nil
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: "timeout"
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: "shutdown"
+        case .REQUEST_TERMINATED_CLIENT_ABORT, .REQUEST_TERMINATED_READ_ERROR: "client-abort"
+        default: "error"
+        }
     }
 
     /// The line of a connection cut off before its headers were in.
     init(cutConnectionAfter elapsed: Duration, reason: String, now: Date = Date()) {
+        self.init(headersNeverIn: elapsed, status: nil, reason: reason, now: now)
+    }
+
+    /// The line of a request whose headers never reached the server: cut off, closed, or
+    /// answered by libmicrohttpd itself with `status` (431 for headers past its memory).
+    init(headersNeverIn elapsed: Duration, status: Int?, reason: String?, now: Date = Date()) {
         let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        let end = reason.map { " end=\(Self.escaped($0, limit: 32))" } ?? ""
         text =
-            "time=\(Self.timestamp(now)) id=- method=- path=- status=- in=0 out=0 ms=\(milliseconds) end=\(Self.escaped(reason, limit: 32))"
+            "time=\(Self.timestamp(now)) id=- method=- path=- status=\(status.map(String.init) ?? "-") in=0 out=0 ms=\(milliseconds)\(end)"
     }
 
     /// Printable ASCII other than space, `"` and `\` is kept; anything else is written as

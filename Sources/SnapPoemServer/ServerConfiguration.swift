@@ -38,6 +38,17 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// headers. 128 KiB.
     public static let connectionMemoryBytes = 128 << 10
 
+    /// The longest request target (path and query, as sent) taken: 32 KiB; longer ones get
+    /// 414 `uri_too_long` in the service's shape. Past about `connectionMemoryBytes`,
+    /// libmicrohttpd answers 414 itself, with its own HTML, before the server sees the request.
+    public static let maximumTargetBytes = 32 << 10
+
+    /// The most bytes of request line and headers taken: 64 KiB; more get 431
+    /// `headers_too_large` in the service's shape, while the connection's memory still holds
+    /// the answer. Past about `connectionMemoryBytes` (or about 2 000 header lines, each a
+    /// record in that memory), libmicrohttpd answers 431 itself, with its own HTML.
+    public static let maximumHeadBytes = 64 << 10
+
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1",

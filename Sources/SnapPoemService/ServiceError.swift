@@ -24,6 +24,8 @@ public struct ServiceError: Error, Sendable, Equatable {
         case methodNotAllowed = "method_not_allowed"
         /// 413: the body is over the upload limit (or the library's input limit).
         case payloadTooLarge = "payload_too_large"
+        /// 414: the request target (path and query) is longer than the server takes.
+        case uriTooLong = "uri_too_long"
         /// 415: the bytes are no image snap-poem reads, or the declared `Content-Type`
         /// contradicts them.
         case unsupportedMediaType = "unsupported_media_type"
@@ -38,6 +40,8 @@ public struct ServiceError: Error, Sendable, Equatable {
         /// 429: this client address already holds its share of the engines and queue, or of
         /// the upload budget; `Retry-After`.
         case tooManyRequests = "too_many_requests"
+        /// 431: the request line and headers together are larger than the server takes.
+        case headersTooLarge = "headers_too_large"
         /// 500: the engine itself failed.
         case internalError = "internal_error"
         /// 503: every engine is busy and the queue is full; `Retry-After` says when to try again.
@@ -59,9 +63,11 @@ public struct ServiceError: Error, Sendable, Equatable {
             case .notFound: 404
             case .methodNotAllowed: 405
             case .payloadTooLarge: 413
+            case .uriTooLong: 414
             case .unsupportedMediaType: 415
             case .damagedImage, .imageTooLarge, .tooManyMarks: 422
             case .tooManyRequests: 429
+            case .headersTooLarge: 431
             case .internalError: 500
             case .busy, .shuttingDown, .outOfMemory, .tooManyUploads: 503
             case .timedOut: 504
@@ -77,6 +83,8 @@ public struct ServiceError: Error, Sendable, Equatable {
             case .notFound: "No such path."
             case .methodNotAllowed: "The path takes other methods; the Allow header lists them."
             case .payloadTooLarge: "The body is over the server's upload limit (--max-upload-mb)."
+            case .uriTooLong: "The request target (path and query) is longer than the server takes; send the options as form fields."
+            case .headersTooLarge: "The request line and headers together are larger than the server takes."
             case .unsupportedMediaType:
                 "The bytes are no image snap-poem reads (a PDF, HEIC, text), or the declared Content-Type contradicts them."
             case .damagedImage: "The image is damaged or cut short."
@@ -161,6 +169,26 @@ public struct ServiceError: Error, Sendable, Equatable {
     /// 400: more than `limit` text fields (form fields and query parameters each).
     public static func tooManyFields(limit: Int) -> ServiceError {
         .badOption("the request has more than \(limit) fields; send at most \(limit) form fields and \(limit) query parameters")
+    }
+
+    /// 400: a query of `count` parameters, more than `limit`.
+    public static func tooManyQueryParameters(_ count: Int, limit: Int) -> ServiceError {
+        .badOption("the query has \(count) parameters; at most \(limit) are taken")
+    }
+
+    /// 414: a request target longer than `limitBytes`.
+    public static func targetTooLong(limitBytes: Int) -> ServiceError {
+        ServiceError(
+            .uriTooLong,
+            message:
+                "the request's path and query are longer than this server's limit of \(ByteCount(limitBytes)); send the options as form fields"
+        )
+    }
+
+    /// 431: a request line and headers larger than `limitBytes` together.
+    public static func headersTooLarge(limitBytes: Int) -> ServiceError {
+        ServiceError(
+            .headersTooLarge, message: "the request line and headers are larger than this server's limit of \(ByteCount(limitBytes))")
     }
 
     /// 400: a text field of the form larger than `limit` bytes.

@@ -113,6 +113,63 @@ struct ServerTests {
         }
     }
 
+    @Test("1 500 to 3 000 query parameters are 400 in the service's JSON on every path, never a dropped connection")
+    func queryFlood() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let image = try Fixtures.sampleData(Fixtures.stanza)
+            for count in [101, 1_500, 2_000, 3_000] {
+                let query = (0..<count).map { "a\($0)=1" }.joined(separator: "&")
+                for response in [
+                    try await RawHTTPClient.post(port: server.port, "/v1/poems?\(query)", contentType: "image/png", body: image),
+                    try await RawHTTPClient.get(port: server.port, "/healthz?\(query)"),
+                ] {
+                    #expect(response.status == 400, "\(count): \(response.status) \(response.text)")
+                    #expect(response.header("Content-Type") == "application/json")
+                    #expect(
+                        response.text.contains("\"error\":\"the query has \(count) parameters; at most 100 are taken\""),
+                        "\(count): \(response.text)")
+                }
+            }
+            // 100 are still read (and refused for their names, one by one).
+            let hundred = (0..<100).map { "a\($0)=1" }.joined(separator: "&")
+            let within = try await RawHTTPClient.post(port: server.port, "/v1/poems?\(hundred)", contentType: "image/png", body: image)
+            #expect(within.status == 400 && within.text.contains("unknown option 'a0'"), "\(within.text)")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(server.log.split(separator: "\n").filter { $0.contains(" status=400 ") }.count == 9, "\(server.log)")
+        }
+    }
+
+    @Test("A long request target is 414 and large headers 431 in the service's JSON; past libmicrohttpd's memory, its own answer is logged")
+    func requestHeadBounds() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let port = server.port
+            for length in [40_000, 120_000] {
+                let response = try await RawHTTPClient.get(port: port, "/" + String(repeating: "a", count: length))
+                #expect(response.status == 414, "\(length): \(response.status)")
+                #expect(response.text.contains("\"code\":\"uri_too_long\""), "\(response.text)")
+            }
+            for length in [70_000, 120_000] {
+                let response = try await RawHTTPClient.exchange(
+                    port: port,
+                    request: Data(
+                        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: \(String(repeating: "b", count: length))\r\n\r\n"
+                            .utf8))
+                #expect(response.status == 431, "\(length): \(response.status)")
+                #expect(response.text.contains("\"code\":\"headers_too_large\""), "\(response.text)")
+            }
+            // 3 000 header lines fill libmicrohttpd's memory for the connection before the
+            // server sees them: its own page, but a log line all the same.
+            let lines = (0..<3_000).map { "X-\($0): 1\r\n" }.joined()
+            let flood = try await RawHTTPClient.exchange(
+                port: port, request: Data("GET /healthz HTTP/1.1\r\nHost: x\r\n\(lines)\r\n".utf8))
+            #expect(flood.status == 431)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(server.log.contains("id=- method=- path=- status=431 in=0 out=0"), "\(server.log)")
+            #expect(server.log.contains("end=libmicrohttpd"), "\(server.log)")
+            #expect(try await RawHTTPClient.get(port: port, "/healthz").status == 200)
+        }
+    }
+
     @Test("A 100 MB body is refused with 413 from its Content-Length, before it is sent")
     func hundredMegabytes() async throws {
         try await ServerProcess.with(["--jobs", "1", "--max-upload-mb", "20"]) { server in

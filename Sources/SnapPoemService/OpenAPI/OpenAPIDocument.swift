@@ -21,9 +21,12 @@ enum OpenAPIDocument {
     static let poemCodes = ServiceError.Code.allCases.filter { $0 != .notFound && $0 != .methodNotAllowed }
 
     /// The codes any route can get from the server before the service sees the request: a
-    /// form body it cannot parse, a body over the limit, the upload budget spent, an address
-    /// past its share, the server stopping.
-    static let serverCodes: [ServiceError.Code] = [.badForm, .payloadTooLarge, .tooManyUploads, .tooManyRequests, .shuttingDown]
+    /// query it will not read (over 100 parameters, a NUL byte), a form body it cannot parse,
+    /// a body over the limit, a request target or headers over the limit, the upload budget
+    /// spent, an address past its share, the server stopping.
+    static let serverCodes: [ServiceError.Code] = [
+        .badOption, .badForm, .payloadTooLarge, .uriTooLong, .headersTooLarge, .tooManyUploads, .tooManyRequests, .shuttingDown,
+    ]
 
     /// The document.
     static func document(configuration: ServiceConfiguration) -> JSONValue {
