@@ -128,6 +128,14 @@ private func headersArrived(_ context: RequestContext, on connection: OpaquePoin
     let request = HTTPRequest(
         method: context.method, path: context.path, query: context.query, headers: context.headers, id: context.id,
         queryProblem: context.queryProblem)
+    if !HTTPServer.healthPaths.contains(context.path), let state = connectionState(connection), server.isFull(state) {
+        // Its address holds its share of connections, each with a request under way: the
+        // health routes are answered, everything else is told when to come back.
+        return queue(
+            refusal: .tooManyConnections(
+                server.configuration.connectionLimitPerAddress, retryAfterSeconds: server.service.retryAfterSeconds),
+            on: connection, context: context, server: server)
+    }
     if let immediate = server.service.immediateResponse(to: request) {
         // Answered here, on the loop thread: no scan, queue or task can hold it up.
         return queue(immediate, on: connection, context: context, closing: false)
@@ -340,11 +348,13 @@ func connectionNotified(
         socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         server.loop.connections[ObjectIdentifier(state)] = state
         server.metrics.connectionsOpen.add(1, ordering: .relaxed)
+        server.admit(state)
     default:
         guard let opaque = socketContext.pointee else { return }
         socketContext.pointee = nil
         let state = Unmanaged<ConnectionState>.fromOpaque(opaque).takeRetainedValue()
         server.loop.connections[ObjectIdentifier(state)] = nil
+        server.release(state)
         server.metrics.connectionsOpen.subtract(1, ordering: .relaxed)
         if let reason = state.cutBecause, state.request == nil, state.completedRequests == 0 {
             // Cut off before its headers were in: no request to log, so a line of its own.

@@ -20,8 +20,13 @@ final class ConnectionState {
     var completedRequests = 0
     /// The request under way, from its headers to its completion.
     var request: RequestContext?
-    /// Why the server cut the connection off (`header-timeout`, `request-timeout`).
+    /// Why the server cut the connection off (`header-timeout`, `request-timeout`,
+    /// `evicted`).
     var cutBecause: String?
+
+    /// No request under way (none yet, or between two), and not cut off: closing it loses
+    /// nothing that was sent whole.
+    var isIdle: Bool { request == nil && cutBecause == nil }
 
     init(connection: OpaquePointer, descriptor: Int32, address: String) {
         self.connection = connection

@@ -53,8 +53,6 @@ public final class HTTPServer: Sendable {
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
-            MHD_OptionItem(
-                option: .PER_IP_CONNECTION_LIMIT, value: configuration.connectionLimitPerAddress, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: ServerConfiguration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: context),
@@ -93,6 +91,10 @@ public final class HTTPServer: Sendable {
             MHD_stop_daemon(daemon.pointer)
         }
     }
+
+    /// The routes a connection past its address's share may still use: liveness, readiness
+    /// and metrics, which a probe must always reach.
+    static let healthPaths: Set<String> = ["/healthz", "/readyz", "/metrics"]
 
     /// Requests received but not yet completed.
     public var requestsInProgress: Int { core.active.load(ordering: .relaxed) }
@@ -146,6 +148,9 @@ struct DaemonHandle: @unchecked Sendable {
 /// that one thread (which is what makes the `@unchecked Sendable` sound).
 final class LoopState: @unchecked Sendable {
     var connections: [ObjectIdentifier: ConnectionState] = [:]
+    /// The connections open from each address, oldest first (libmicrohttpd's own limit per
+    /// address is off: past it, it resets new connections unanswered).
+    var connectionsByAddress: [String: [ConnectionState]] = [:]
     var budget: UploadBudget
     /// When clients were last looked at for having gone.
     var lastGoneCheck = ContinuousClock.now
@@ -317,15 +322,49 @@ final class ServerCore: Sendable {
 
     /// Cuts a connection off: its socket is shut down, and libmicrohttpd closes it at its next
     /// round (the descriptor stays its own until then).
-    private func cut(_ state: ConnectionState, because reason: String) {
+    func cut(_ state: ConnectionState, because reason: String) {
         state.cutBecause = reason
         state.request?.closedBecause = reason
         shutdown(state.descriptor, Int32(SHUT_RDWR))
-        if reason == "header-timeout" {
-            metrics.headerTimeouts.add(1, ordering: .relaxed)
-        } else {
-            metrics.requestTimeouts.add(1, ordering: .relaxed)
+        switch reason {
+        case "header-timeout": metrics.headerTimeouts.add(1, ordering: .relaxed)
+        case "request-timeout": metrics.requestTimeouts.add(1, ordering: .relaxed)
+        default: metrics.evicted.add(1, ordering: .relaxed)
         }
+    }
+
+    /// Takes in a new connection from `state.address`. Past the address's share of
+    /// connections (`connectionLimitPerAddress`), its oldest idle connection is closed to make
+    /// room (an idle connection holds nothing sent whole, and HTTP lets a server close one at
+    /// any time). When every one of them has a request under way, the new one stays open all
+    /// the same: its requests are answered at once (`isFull(_:)`), the health routes as usual
+    /// and the rest 429 with `Retry-After`. Either way the client gets an answer, never the
+    /// reset libmicrohttpd's own limit per address gives.
+    func admit(_ state: ConnectionState) {
+        var open = loop.connectionsByAddress[state.address, default: []]
+        open.append(state)
+        loop.connectionsByAddress[state.address] = open
+        let live = open.filter { $0.cutBecause == nil }
+        guard live.count > configuration.connectionLimitPerAddress,
+            let idle = live.first(where: { $0 !== state && $0.isIdle })
+        else { return }
+        cut(idle, because: "evicted")
+    }
+
+    /// Whether the other connections of `state`'s address already have their share of
+    /// requests under way.
+    func isFull(_ state: ConnectionState) -> Bool {
+        let busy = loop.connectionsByAddress[state.address, default: []].filter {
+            $0 !== state && $0.cutBecause == nil && $0.request != nil
+        }
+        return busy.count >= configuration.connectionLimitPerAddress
+    }
+
+    /// Forgets a closed connection.
+    func release(_ state: ConnectionState) {
+        var open = loop.connectionsByAddress[state.address, default: []]
+        open.removeAll { $0 === state }
+        loop.connectionsByAddress[state.address] = open.isEmpty ? nil : open
     }
 
     // MARK: Work

@@ -12,6 +12,9 @@ final class ServerMetrics: Sendable {
     let headerTimeouts = Atomic<Int>(0)
     /// Connections cut off because their request took longer than `--request-timeout`.
     let requestTimeouts = Atomic<Int>(0)
+    /// Idle connections closed to make room for a new one from the same address, past its
+    /// share of connections.
+    let evicted = Atomic<Int>(0)
     /// Requests whose client hung up while the service worked on them (their work cancelled).
     let abandoned = Atomic<Int>(0)
     /// Uploads refused because the body budget, or the address's share of it, was spent.
@@ -36,6 +39,10 @@ final class ServerMetrics: Sendable {
                 ("{deadline=\"header\"}", headerTimeouts.load(ordering: .relaxed)),
                 ("{deadline=\"request\"}", requestTimeouts.load(ordering: .relaxed)),
             ])
+        metric(
+            "snap_poem_connections_evicted_total", "counter",
+            "Idle connections closed to let in a new one from the same address, which held its share of connections.",
+            [("", evicted.load(ordering: .relaxed))])
         metric(
             "snap_poem_requests_abandoned_total", "counter", "Requests whose client hung up before the answer; their work was cancelled.",
             [("", abandoned.load(ordering: .relaxed))])

@@ -225,6 +225,16 @@ public struct ServiceError: Error, Sendable, Equatable {
             retryAfterSeconds: retryAfterSeconds)
     }
 
+    /// 429: this client address already has `limit` connections open, each with a request
+    /// under way.
+    public static func tooManyConnections(_ limit: Int, retryAfterSeconds: Int) -> ServiceError {
+        ServiceError(
+            .tooManyRequests,
+            message:
+                "this address already has \(limit) connections with a request under way, its share of the server; try again in \(retryAfterSeconds) s",
+            retryAfterSeconds: retryAfterSeconds)
+    }
+
     /// 503: the service is stopping and takes no new work.
     public static let shuttingDown = ServiceError(
         .shuttingDown, message: "the service is stopping; try again in a moment", retryAfterSeconds: 5)

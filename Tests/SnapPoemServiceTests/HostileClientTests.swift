@@ -52,6 +52,54 @@ struct HostileClientTests {
         }
     }
 
+    @Test("16 idle connections from one address: its next connection is answered (the oldest idle one closed), never reset")
+    func idleConnectionsPerAddress() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let port = server.port
+            // Sixteen connections that say nothing, then a health probe and an upload from the
+            // same address.
+            let idle = try (0..<16).map { _ in try RawHTTPClient.connect(port: port, timeout: 30, from: "127.0.0.2") }
+            defer { idle.forEach { close($0) } }
+            try await Task.sleep(for: .milliseconds(300))
+            let probe = try await RawHTTPClient.exchange(
+                port: port, request: Data("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), from: "127.0.0.2")
+            #expect(probe.status == 200, "\(probe.text)")
+            let upload = try await RawHTTPClient.post(
+                port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza), from: "127.0.0.2")
+            #expect(upload.status == 200, "\(upload.text)")
+            let metrics = try await RawHTTPClient.get(port: port, "/metrics").text
+            #expect((Self.gauge("snap_poem_connections_evicted_total", in: metrics) ?? 0) >= 1, "\(metrics)")
+        }
+    }
+
+    @Test("16 connections from one address each with a request under way: the next gets /healthz, and 429 with Retry-After for the rest")
+    func busyConnectionsPerAddress() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let port = server.port
+            // Sixteen uploads whose headers are in and whose bodies do not come.
+            let holders = try (0..<16).map { _ in
+                let socket = try RawHTTPClient.connect(port: port, timeout: 30, from: "127.0.0.2")
+                try RawHTTPClient.send(
+                    Data("POST /v1/poems HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1000\r\n\r\n".utf8), on: socket)
+                return socket
+            }
+            defer { holders.forEach { close($0) } }
+            try await Task.sleep(for: .milliseconds(300))
+            let probe = try await RawHTTPClient.exchange(
+                port: port, request: Data("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), from: "127.0.0.2")
+            #expect(probe.status == 200, "\(probe.text)")
+            let upload = try await RawHTTPClient.post(
+                port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza), from: "127.0.0.2")
+            #expect(upload.status == 429, "\(upload.status) \(upload.text)")
+            #expect(upload.text.contains("already has 16 connections with a request under way"), "\(upload.text)")
+            #expect(Int(upload.header("Retry-After") ?? "").map { $0 >= 1 } == true)
+            // Another address is served.
+            let other = try await RawHTTPClient.post(
+                port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza), from: "127.0.0.3")
+            #expect(other.status == 200, "\(other.text)")
+        }
+    }
+
     @Test("A form of 360 000 one-byte parts is refused at part 101, and /healthz answers throughout eight of them")
     func partFlood() async throws {
         try await ServerProcess.with(["--jobs", "1"]) { server in
