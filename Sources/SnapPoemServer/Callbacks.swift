@@ -38,6 +38,7 @@ func accessHandler(
         // its limits.
         uploadDataSize.pointee = 0
         context.receivedBytes += size
+        context.lastArrival = .now
         if context.refusal != nil { return .YES }
         if context.receivedBytes > context.bodyLimit {
             // A body without Content-Length (chunked) passed the limit: what came is dropped
@@ -51,7 +52,7 @@ func accessHandler(
             // Counted as it grows, when the length was not declared.
             let more = context.receivedBytes - context.reservedBytes
             if let shortage = server.loop.budget.reserve(more, for: context.address) {
-                refuse(context, server.shortageError(shortage), server: server)
+                refuse(context, server.shortageError(shortage, address: context.address, bytes: more), server: server)
                 return .YES
             }
             context.reservedBytes += more
@@ -153,7 +154,9 @@ private func headersArrived(_ context: RequestContext, on connection: OpaquePoin
     }
     if let declared, declared > 0 {
         if let shortage = server.loop.budget.reserve(declared, for: context.address) {
-            return queue(refusal: server.shortageError(shortage), on: connection, context: context, server: server)
+            return queue(
+                refusal: server.shortageError(shortage, address: context.address, bytes: declared), on: connection, context: context,
+                server: server)
         }
         context.reservedBytes = declared
         server.noteBufferedBytes()
@@ -194,6 +197,7 @@ private func beginRequest(
 ) {
     context.headersIn = true
     context.start = .now
+    context.lastArrival = context.start
     context.id = HTTPRequest.acceptedID(header(connection, "X-Request-Id")) ?? HTTPRequest.newID()
     context.method = method.map { String(cString: $0) } ?? ""
     context.path = url.map { String(cString: $0) } ?? "/"

@@ -53,7 +53,9 @@ public final class HTTPServer: Sendable {
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
+            // A second more than the idle timeout: a body that stops arriving is timed out by the
+            // housekeeping first, which can still answer it (408) and let go of its budget.
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds + 1, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: ServerConfiguration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(completed, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(notified, to: Int.self), ptr_value: context),
@@ -226,16 +228,65 @@ final class ServerCore: Sendable {
         metrics.bufferedBytes.store(loop.budget.heldBytes, ordering: .relaxed)
     }
 
-    /// Why an upload cannot be held, as the client is told.
-    func shortageError(_ shortage: UploadBudget.Shortage) -> ServiceError {
+    /// Why `bytes` more of an upload from `address` cannot be held, as the client is told,
+    /// with a `Retry-After` from the uploads in the way (`budgetRetryAfterSeconds`).
+    func shortageError(_ shortage: UploadBudget.Shortage, address: String, bytes: Int) -> ServiceError {
+        metrics.refusedUploads.add(1, ordering: .relaxed)
+        let seconds = budgetRetryAfterSeconds(shortage, address: address, bytes: bytes)
         switch shortage {
         case .total:
-            metrics.refusedUploads.add(1, ordering: .relaxed)
-            return .tooManyUploads(limitBytes: loop.budget.totalBytes, retryAfterSeconds: service.retryAfterSeconds)
+            return .tooManyUploads(limitBytes: loop.budget.totalBytes, retryAfterSeconds: seconds)
         case .address:
-            metrics.refusedUploads.add(1, ordering: .relaxed)
-            return .addressUploadsBusy(limitBytes: loop.budget.bytesPerAddress, retryAfterSeconds: service.retryAfterSeconds)
+            return .addressUploadsBusy(limitBytes: loop.budget.bytesPerAddress, retryAfterSeconds: seconds)
         }
+    }
+
+    /// When enough of the upload budget is expected to be free for `bytes` more from
+    /// `address`: the uploads held (the address's, for its share; everyone's, for the total)
+    /// are let go of in the order they are expected to end. One still arriving ends when the
+    /// rest of it has come at the rate it came so far, then waits for and holds an engine
+    /// (`PoemService.retryAfterSeconds`); or, when that is later, when it would be timed out
+    /// (silent for `--idle-timeout`, or at `--request-timeout`), at once. One in the service
+    /// ends with its recognition. Seconds, at least 1: an upload abandoned without a word is
+    /// not "1 s" away but as far as its idle timeout.
+    func budgetRetryAfterSeconds(_ shortage: UploadBudget.Shortage, address: String, bytes: Int) -> Int {
+        let now = ContinuousClock.now
+        let serviceWait = Double(service.retryAfterSeconds)
+        func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+        var releases: [(seconds: Double, bytes: Int)] = []
+        for state in loop.connections.values {
+            guard let request = state.request, request.reservedBytes > 0, shortage == .total || request.address == address else {
+                continue
+            }
+            if request.dispatched {
+                releases.append((serviceWait, request.reservedBytes))
+                continue
+            }
+            let timedOut = max(
+                0,
+                min(
+                    seconds(state.phaseStart + .seconds(configuration.requestTimeoutSeconds) - now),
+                    seconds(request.lastArrival + .seconds(configuration.idleTimeoutSeconds) - now)))
+            let elapsed = seconds(now - request.start)
+            var end = timedOut
+            if request.receivedBytes > 0, elapsed > 0 {
+                let rest = Double(max(0, request.reservedBytes - request.receivedBytes)) / (Double(request.receivedBytes) / elapsed)
+                if rest < timedOut { end = rest + serviceWait }
+            }
+            releases.append((end, request.reservedBytes))
+        }
+        let held = shortage == .total ? loop.budget.heldBytes : loop.budget.heldBytes(for: address)
+        let limit = shortage == .total ? loop.budget.totalBytes : loop.budget.bytesPerAddress
+        var needed = held + bytes - limit
+        var wait = serviceWait
+        for release in releases.sorted(by: { $0.seconds < $1.seconds }) {
+            wait = release.seconds
+            needed -= release.bytes
+            if needed <= 0 { break }
+        }
+        return Int(min(3600, max(1, wait.rounded(.up))))
     }
 
     // MARK: The loop thread
@@ -276,6 +327,7 @@ final class ServerCore: Sendable {
         let headerLimit = Duration.seconds(configuration.headerTimeoutSeconds)
         let keptAliveLimit = Duration.seconds(configuration.headerTimeoutSeconds + configuration.idleTimeoutSeconds)
         let requestLimit = Duration.seconds(configuration.requestTimeoutSeconds)
+        let idleLimit = Duration.seconds(configuration.idleTimeoutSeconds)
         var waiting: [ConnectionState] = []
         for state in loop.connections.values where state.cutBecause == nil {
             if let request = state.request {
@@ -283,7 +335,13 @@ final class ServerCore: Sendable {
                 if request.dispatched {
                     if !request.clientGone { waiting.append(state) }
                 } else if now - state.phaseStart > requestLimit {
-                    cut(state, because: "request-timeout")
+                    timeOut(
+                        state, request, because: "request-timeout",
+                        error: .requestTimedOut(seconds: configuration.requestTimeoutSeconds, stalled: false))
+                } else if now - request.lastArrival > idleLimit {
+                    timeOut(
+                        state, request, because: "idle-timeout",
+                        error: .requestTimedOut(seconds: configuration.idleTimeoutSeconds, stalled: true))
                 }
             } else if now - state.phaseStart > (state.completedRequests == 0 ? headerLimit : keptAliveLimit) {
                 cut(state, because: "header-timeout")
@@ -320,6 +378,55 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Ends a request whose body stopped arriving, or came too slowly: it is answered (the
+    /// refusal already found for it, else 408 with `error`), written straight to the socket,
+    /// since libmicrohttpd 0.9.75 queues no answer in the middle of a body (nothing of its
+    /// own is being written then); what it held of the upload budget is let go of at once,
+    /// and the connection is cut off.
+    private func timeOut(_ state: ConnectionState, _ request: RequestContext, because reason: String, error: ServiceError) {
+        let answer = service.refusal(
+            request.refusal ?? error, method: request.method, path: request.path, requestID: request.id,
+            uploadedBytes: request.receivedBytes)
+        let bytes = Self.wireBytes(of: answer)
+        _ = bytes.withUnsafeBytes { send(state.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        request.status = answer.status
+        request.sentBytes = answer.body.count
+        if request.refusal == nil { request.refusal = error }
+        request.dropBody()
+        loop.budget.release(request.reservedBytes, for: request.address)
+        request.reservedBytes = 0
+        noteBufferedBytes()
+        cut(state, because: reason)
+    }
+
+    /// `response` as HTTP/1.1 bytes, closing the connection (for the answers written without
+    /// libmicrohttpd).
+    static func wireBytes(of response: HTTPResponse) -> Data {
+        let reason = MHD_get_reason_phrase_for(UInt32(response.status)).map { String(cString: $0) } ?? ""
+        var head = "HTTP/1.1 \(response.status) \(reason)\r\n"
+        head += "Date: \(Self.httpDate(time(nil)))\r\n"
+        var headerBytes = 0
+        for field in response.headers where !field.value.contains(where: { $0 == "\r" || $0 == "\n" }) {
+            headerBytes += field.name.utf8.count + field.value.utf8.count + 4
+            guard headerBytes <= HTTPResponse.maximumHeaderBytes else { break }
+            head += "\(field.name): \(field.value)\r\n"
+        }
+        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        return Data(head.utf8) + response.body
+    }
+
+    /// An HTTP date (RFC 9110, 5.6.7): `Fri, 04 Dec 2026 14:02:17 GMT`.
+    static func httpDate(_ seconds: time_t) -> String {
+        var parts = tm()
+        var copy = seconds
+        gmtime_r(&copy, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+
     /// Cuts a connection off: its socket is shut down, and libmicrohttpd closes it at its next
     /// round (the descriptor stays its own until then).
     func cut(_ state: ConnectionState, because reason: String) {
@@ -329,6 +436,7 @@ final class ServerCore: Sendable {
         switch reason {
         case "header-timeout": metrics.headerTimeouts.add(1, ordering: .relaxed)
         case "request-timeout": metrics.requestTimeouts.add(1, ordering: .relaxed)
+        case "idle-timeout": metrics.stalledUploads.add(1, ordering: .relaxed)
         default: metrics.evicted.add(1, ordering: .relaxed)
         }
     }

@@ -50,6 +50,8 @@ final class RequestContext: @unchecked Sendable {
     var bodyLimit = 0
     /// Body bytes received so far.
     var receivedBytes = 0
+    /// When the headers or the latest chunk of the body arrived.
+    var lastArrival = ContinuousClock.now
     /// Bytes of the shared body budget this request holds (`UploadBudget`).
     var reservedBytes = 0
     /// Whether the request holds one of its address's places in the service.

@@ -12,6 +12,8 @@ final class ServerMetrics: Sendable {
     let headerTimeouts = Atomic<Int>(0)
     /// Connections cut off because their request took longer than `--request-timeout`.
     let requestTimeouts = Atomic<Int>(0)
+    /// Requests cut off because their body stopped arriving for `--idle-timeout`.
+    let stalledUploads = Atomic<Int>(0)
     /// Idle connections closed to make room for a new one from the same address, past its
     /// share of connections.
     let evicted = Atomic<Int>(0)
@@ -38,6 +40,7 @@ final class ServerMetrics: Sendable {
             [
                 ("{deadline=\"header\"}", headerTimeouts.load(ordering: .relaxed)),
                 ("{deadline=\"request\"}", requestTimeouts.load(ordering: .relaxed)),
+                ("{deadline=\"idle\"}", stalledUploads.load(ordering: .relaxed)),
             ])
         metric(
             "snap_poem_connections_evicted_total", "counter",

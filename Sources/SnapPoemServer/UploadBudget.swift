@@ -29,6 +29,9 @@ struct UploadBudget {
         case address
     }
 
+    /// The body bytes held for `address`.
+    func heldBytes(for address: String) -> Int { bytesByAddress[address, default: 0] }
+
     /// Reserves `bytes` for `address`.
     mutating func reserve(_ bytes: Int, for address: String) -> Shortage? {
         guard bytes > 0 else { return nil }

@@ -22,6 +22,9 @@ public struct ServiceError: Error, Sendable, Equatable {
         case notFound = "not_found"
         /// 405: a known path with another method; `Allow` lists the right ones.
         case methodNotAllowed = "method_not_allowed"
+        /// 408: the request stopped arriving (its body silent for the idle timeout), or did
+        /// not arrive whole within the request timeout; the connection is closed.
+        case requestTimeout = "request_timeout"
         /// 413: the body is over the upload limit (or the library's input limit).
         case payloadTooLarge = "payload_too_large"
         /// 414: the request target (path and query) is longer than the server takes.
@@ -62,6 +65,7 @@ public struct ServiceError: Error, Sendable, Equatable {
             case .badOption, .missingImage, .badForm: 400
             case .notFound: 404
             case .methodNotAllowed: 405
+            case .requestTimeout: 408
             case .payloadTooLarge: 413
             case .uriTooLong: 414
             case .unsupportedMediaType: 415
@@ -82,6 +86,8 @@ public struct ServiceError: Error, Sendable, Equatable {
             case .badForm: "The multipart/form-data body could not be parsed (no boundary, a part cut short, or no closing boundary)."
             case .notFound: "No such path."
             case .methodNotAllowed: "The path takes other methods; the Allow header lists them."
+            case .requestTimeout:
+                "The request stopped arriving (--idle-timeout) or did not arrive whole in time (--request-timeout); the connection is closed."
             case .payloadTooLarge: "The body is over the server's upload limit (--max-upload-mb)."
             case .uriTooLong: "The request target (path and query) is longer than the server takes; send the options as form fields."
             case .headersTooLarge: "The request line and headers together are larger than the server takes."
@@ -176,6 +182,16 @@ public struct ServiceError: Error, Sendable, Equatable {
         .badOption("the query has \(count) parameters; at most \(limit) are taken")
     }
 
+    /// 408: the body stopped arriving for `seconds` (`stalled`), or the request did not arrive
+    /// whole within `seconds`.
+    public static func requestTimedOut(seconds: Int, stalled: Bool) -> ServiceError {
+        ServiceError(
+            .requestTimeout,
+            message: stalled
+                ? "nothing of the request's body arrived for \(seconds) s; the upload was given up, send it again"
+                : "the request did not arrive whole within \(seconds) s; send it again, faster")
+    }
+
     /// 414: a request target longer than `limitBytes`.
     public static func targetTooLong(limitBytes: Int) -> ServiceError {
         ServiceError(
@@ -211,7 +227,7 @@ public struct ServiceError: Error, Sendable, Equatable {
         ServiceError(
             .tooManyRequests,
             message:
-                "uploads from this address already hold \(ByteCount(limitBytes)), this address's share of the server; try again in \(retryAfterSeconds) s",
+                "uploads from this address would pass \(ByteCount(limitBytes)), this address's share of the server; try again in \(retryAfterSeconds) s",
             retryAfterSeconds: retryAfterSeconds)
     }
 

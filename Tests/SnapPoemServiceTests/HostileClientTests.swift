@@ -205,6 +205,49 @@ struct HostileClientTests {
         }
     }
 
+    @Test("An upload abandoned mid-body: 408 at --idle-timeout, its budget let go of then, and its address told the true wait meanwhile")
+    func abandonedUpload() async throws {
+        try await ServerProcess.with(["--jobs", "1", "--idle-timeout", "6"]) { server in
+            let port = server.port
+            let declared = (20 << 20) - 1
+            let clock = ContinuousClock()
+            // 20 MB declared, 1 KB sent, then silence: the address's share (32 MB) has no room
+            // for a second such upload.
+            let abandoned = try RawHTTPClient.connect(port: port, timeout: 30, from: "127.0.0.2")
+            defer { close(abandoned) }
+            let start = clock.now
+            try RawHTTPClient.send(
+                Data("POST /v1/poems HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: \(declared)\r\n\r\n".utf8)
+                    + Data(repeating: 0x41, count: 1024), on: abandoned)
+            try await Task.sleep(for: .milliseconds(500))
+            let second = try await RawHTTPClient.exchange(
+                port: port,
+                request: Data(
+                    "POST /v1/poems HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nExpect: 100-continue\r\nContent-Length: \(declared)\r\n\r\n"
+                        .utf8), from: "127.0.0.2")
+            #expect(second.status == 429, "\(second.text)")
+            // The abandoned upload holds its bytes until it is timed out, 5.5 s from then (the
+            // service's estimate of an engine's wait, with no recognition yet, was 2 s).
+            let retry = try #require(second.header("Retry-After").flatMap { Int($0) })
+            #expect((5...6).contains(retry), "Retry-After: \(retry)")
+            // The abandoned client is told, and the budget is free as soon as it is.
+            let answer = try await RawHTTPClient.onThread { try RawHTTPClient.parse(try RawHTTPClient.readToEnd(abandoned)) }
+            let after = clock.now - start
+            #expect(answer.status == 408, "\(answer.status) \(answer.text)")
+            #expect(answer.text.contains("\"code\":\"request_timeout\""), "\(answer.text)")
+            #expect(after >= .seconds(6) && after < .seconds(15), "answered after \(after), idle timeout 6 s")
+            let metrics = try await RawHTTPClient.get(port: port, "/metrics").text
+            #expect(Self.gauge("snap_poem_buffered_body_bytes", in: metrics) == 0, "\(metrics)")
+            #expect(metrics.contains("snap_poem_connections_cut_total{deadline=\"idle\"} 1"), "\(metrics)")
+            let retried = try await RawHTTPClient.post(
+                port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza), from: "127.0.0.2")
+            #expect(retried.status == 200, "\(retried.text)")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(server.log.contains("status=408 in=1024 "), "\(server.log)")
+            #expect(server.log.contains("end=idle-timeout"), "\(server.log)")
+        }
+    }
+
     @Test("One address holds only its share of the engines and queue: 429 past it, other addresses still served")
     func addressShare() async throws {
         try await ServerProcess.with(["--jobs", "1", "--queue", "3"]) { server in

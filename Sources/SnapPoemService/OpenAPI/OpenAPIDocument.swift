@@ -22,10 +22,12 @@ enum OpenAPIDocument {
 
     /// The codes any route can get from the server before the service sees the request: a
     /// query it will not read (over 100 parameters, a NUL byte), a form body it cannot parse,
-    /// a body over the limit, a request target or headers over the limit, the upload budget
+    /// a body that stopped arriving or is over the limit, a request target or headers over the
+    /// limit, the upload budget
     /// spent, an address past its share, the server stopping.
     static let serverCodes: [ServiceError.Code] = [
-        .badOption, .badForm, .payloadTooLarge, .uriTooLong, .headersTooLarge, .tooManyUploads, .tooManyRequests, .shuttingDown,
+        .badOption, .badForm, .requestTimeout, .payloadTooLarge, .uriTooLong, .headersTooLarge, .tooManyUploads, .tooManyRequests,
+        .shuttingDown,
     ]
 
     /// The document.
