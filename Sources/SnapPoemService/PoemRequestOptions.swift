@@ -44,7 +44,9 @@ struct PoemRequestOptions: Sendable {
                 if !option.isRepeatable, scanValues[option] != nil {
                     throw .badOption("'\(field.name)' was given more than once")
                 }
-                if option.takesValue {
+                if option == .lang {
+                    scanValues[option, default: []].append(try Self.languages(field.value))
+                } else if option.takesValue {
                     scanValues[option, default: []].append(field.value)
                 } else {
                     switch field.value.lowercased() {
@@ -61,20 +63,20 @@ struct PoemRequestOptions: Sendable {
                 throw .badOption(Self.unknownFieldMessage(field.name))
             }
         }
+        // Judged against this server's limit, not the library's (a day).
+        if let text = scanValues[.timeout]?.last, Duration(seconds: text, atLeast: 0.001, atMost: maxTimeLimit.inSeconds) == nil {
+            if Duration(seconds: text, atLeast: 0.001, atMost: .greatestFiniteMagnitude) != nil {
+                throw .badOption("invalid value '\(text)' for 'timeout': this server allows at most \(maxTimeLimit.secondsText) s")
+            }
+            throw .badOption(
+                "invalid value '\(text)' for 'timeout': expected a number of seconds from 0.001 to \(maxTimeLimit.secondsText)")
+        }
         do throws(ScanOptionError) {
             try scan.apply(scanValues, replacementSource: { "replace=\($0)" }, leadingReplacements: leadingReplacements)
         } catch {
             throw .badOption(Self.message(for: error))
         }
-        if let limit = scan.recognition.timeLimit, scanValues[.timeout] != nil {
-            guard limit <= maxTimeLimit else {
-                throw .badOption(
-                    "invalid value '\(scanValues[.timeout]?.last ?? "")' for 'timeout': this server allows at most \(maxTimeLimit.secondsText) s"
-                )
-            }
-        } else {
-            scan.recognition.timeLimit = maxTimeLimit
-        }
+        if scanValues[.timeout] == nil { scan.recognition.timeLimit = maxTimeLimit }
         try bindExport(exportValues)
     }
 
@@ -108,6 +110,24 @@ struct PoemRequestOptions: Sendable {
             }
         }
         export.prepare(&scan)
+    }
+
+    /// A `lang` value as Tesseract takes it. A query's literal `+` arrives as a space (the form
+    /// encoding's), and no language code holds a space, so `fra eng` is read as `fra+eng`.
+    /// `osd` is refused: it is Tesseract's orientation and script detection, which reads no
+    /// text.
+    static func languages(_ value: String) throws(ServiceError) -> String {
+        let codes = value.split(separator: "+", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: " ", omittingEmptySubsequences: true)
+        }
+        let spaced = value.contains(" ")
+        let joined = spaced ? codes.joined(separator: "+") : value
+        if codes.contains(where: { $0.lowercased() == "osd" }) {
+            throw .badOption(
+                "invalid value '\(value)' for 'lang': 'osd' is Tesseract's orientation detection, which reads no text; name languages such as eng or fra+eng"
+            )
+        }
+        return joined
     }
 
     /// `ScanOptionError` in the service's words: `invalid value 'x' for 'dpi': …`.

@@ -349,11 +349,35 @@ public final class PoemService: Sendable {
         }
     }
 
-    /// When a refused request may try again: the queue's wait at the recent mean recognition
-    /// time, at least 1 s and at most 2 minutes.
+    /// When a refused request may try again: when the first engine is expected to come free,
+    /// then the queue's wait at the recent mean recognition time; at least 1 s and at most
+    /// 2 minutes (`retryAfterSeconds(busyFor:queueDepth:workers:meanSeconds:)`).
     private func retryAfterSecondsNow() -> Int {
-        let waiting = Double(pool.depth.load(ordering: .relaxed) + 1) / Double(max(1, pool.size))
-        let seconds = (waiting * metrics.meanRecognitionSeconds).rounded(.up)
+        let now = ContinuousClock.now
+        let busyFor = pool.busySince.withLock { $0.values.map { (now - $0).inSeconds } }
+        return Self.retryAfterSeconds(
+            busyFor: busyFor, queueDepth: pool.depth.load(ordering: .relaxed), workers: pool.size,
+            meanSeconds: metrics.meanRecognitionSeconds)
+    }
+
+    /// When a request refused now may try again, from how long each busy engine has been at
+    /// its work (`busyFor`, seconds), the requests waiting and the recent mean recognition
+    /// time. An engine is expected to come free at the mean, or, once its work has outlived
+    /// the mean, after about as long again as it has run (work that has run long is work
+    /// that runs long: a page whose layout analysis outlived its time limit goes on for as
+    /// long as it takes, which the mean of ordinary pages says nothing about). With every
+    /// engine busy, the wait is the first to come free, then the queue ahead at the mean per
+    /// engine. At least 1 s, at most 2 minutes.
+    static func retryAfterSeconds(busyFor: [Double], queueDepth: Int, workers: Int, meanSeconds: Double) -> Int {
+        let workers = max(1, workers)
+        let firstFree: Double
+        if busyFor.count < workers {
+            firstFree = 0
+        } else {
+            firstFree = busyFor.map { $0 < meanSeconds ? meanSeconds - $0 : $0 }.min() ?? 0
+        }
+        let queued = Double(queueDepth) / Double(workers) * meanSeconds
+        let seconds = (firstFree + queued).rounded(.up)
         return Int(min(120, max(1, seconds)))
     }
 

@@ -51,6 +51,10 @@ actor ScanWorkerPool {
     /// or a cancellation answered their request); they are counted in `busy` too.
     nonisolated let stopping = Atomic<Int>(0)
 
+    /// Since when each worker not idle has been handed out (its request's reading, then its
+    /// stopping), readable without awaiting the actor (for `Retry-After`).
+    nonisolated let busySince = Mutex<[ObjectIdentifier: ContinuousClock.Instant]>([:])
+
     init(workers: [ScanWorker], queueLimit: Int) {
         idle = workers
         size = workers.count
@@ -72,6 +76,7 @@ actor ScanWorkerPool {
     func checkOut(waitingAtMost limit: Duration? = nil) async throws(Refusal) -> Lease {
         if let worker = idle.popLast() {
             busy.add(1, ordering: .relaxed)
+            busySince.withLock { $0[ObjectIdentifier(worker)] = .now }
             return Lease(workers: [worker])
         }
         guard waiters.count < queueLimit else { throw .queueFull }
@@ -122,9 +127,11 @@ actor ScanWorkerPool {
         if !waiters.isEmpty {
             let waiter = waiters.removeFirst()
             depth.store(waiters.count, ordering: .relaxed)
+            busySince.withLock { $0[ObjectIdentifier(worker)] = .now }
             waiter.continuation.resume(returning: .success(worker))
         } else {
             busy.subtract(1, ordering: .relaxed)
+            busySince.withLock { $0[ObjectIdentifier(worker)] = nil }
             idle.append(worker)
         }
     }

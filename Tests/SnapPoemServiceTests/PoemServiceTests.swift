@@ -88,7 +88,15 @@ struct PoemServiceTests {
             ("lang=deu", "language 'deu' not found in tessdata at"),
             // An engine only the request asked for, that the server's data cannot start (found by schemathesis).
             ("oem=legacy", "Tesseract could not start: the legacy engine needs traineddata that includes it"),
-            ("timeout=5e-324", "invalid value '5e-324' for 'timeout': expected a number of seconds from 0.001 to 86400"),
+            ("timeout=5e-324", "invalid value '5e-324' for 'timeout': expected a number of seconds from 0.001 to 600"),
+            // This server's limit, not the library's (86400).
+            ("timeout=100000", "invalid value '100000' for 'timeout': this server allows at most 600 s"),
+            ("timeout=soon", "invalid value 'soon' for 'timeout': expected a number of seconds from 0.001 to 600"),
+            // osd reads no text.
+            ("lang=osd", "invalid value 'osd' for 'lang': 'osd' is Tesseract's orientation detection, which reads no text"),
+            ("lang=eng%2Bosd", "invalid value 'eng+osd' for 'lang': 'osd' is Tesseract's orientation detection"),
+            // The numbers sent, against the image sent (1004×428), not clipped and scaled ones.
+            ("region=5000,20,100,50", "region: 5000,20,100,50 starts outside the 1004×428 image"),
             ("config=debug_file%3D%2Ftmp%2Fx", "unknown option 'config'"),
             ("tessdata=%2Ftmp", "unknown option 'tessdata'"),
         ])
@@ -278,6 +286,31 @@ struct PoemServiceTests {
         #expect(refused.header("Retry-After") != nil)
         #expect(await service.respond(to: HTTPRequest(method: "GET", target: "/readyz")).status == 503)
         #expect(await service.respond(to: HTTPRequest(method: "GET", target: "/healthz")).status == 200)
+    }
+
+    @Test("lang=fra+eng written with a literal '+' (a space once decoded) is read as fra+eng")
+    func languagesWithSpace() async throws {
+        let service = try await SharedService.get()
+        // It was 400: "'eng fra' is not a language code".
+        for query in ["lang=eng+fra", "lang=eng%2Bfra", "lang=%20eng%20%20fra", "lang=fra+eng"] {
+            let response = await service.respond(to: try Self.upload(Fixtures.stanza, query: query))
+            #expect(response.status == 200, "\(query): \(response.text)")
+            #expect(response.text.contains("thy love, Lenore!"), "\(query): \(response.text)")
+        }
+    }
+
+    @Test(
+        "Retry-After: the first engine expected to come free, then the queue; work that outlived the mean is expected to run as long again",
+        arguments: [
+            ([Double](), 0, 1, 2.0, 1),  // an engine is free
+            ([0.5], 0, 1, 2.0, 2),  // 1.5 s left of an ordinary page
+            ([0.5], 3, 1, 2.0, 8),  // then three pages ahead
+            ([100.0], 0, 1, 2.0, 100),  // a page stuck in layout analysis for 100 s
+            ([1.0, 300.0], 2, 2, 2.0, 3),  // the ordinary one frees first, then two ahead on two engines
+            ([500.0], 0, 1, 2.0, 120),  // at most 2 minutes
+        ])
+    func retryAfter(busyFor: [Double], depth: Int, workers: Int, mean: Double, expected: Int) {
+        #expect(PoemService.retryAfterSeconds(busyFor: busyFor, queueDepth: depth, workers: workers, meanSeconds: mean) == expected)
     }
 
     @Test("A request for other languages gets an engine of its own, loaded once per worker")

@@ -171,6 +171,15 @@ public final class PoemScanner: Sendable {
 
         var recognition = configuration.recognition
         if var region = recognition.regionOfInterest, image.width > 0, image.height > 0 {
+            // Refused in the numbers that were given, against the image they were given for
+            // (past this point they are clipped and scaled to the prepared image).
+            guard region.left < image.width, region.top < image.height else {
+                throw .invalidOption(
+                    option: "region",
+                    reason:
+                        "\(region.left),\(region.top),\(region.width),\(region.height) starts outside the \(image.width)×\(image.height) image"
+                )
+            }
             // The region is given in the decoded image's pixels; Tesseract sees the prepared
             // one. Clipped first, so that scaling cannot overflow.
             region.left = min(max(region.left, 0), image.width)
