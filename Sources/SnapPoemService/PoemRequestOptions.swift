@@ -45,7 +45,7 @@ struct PoemRequestOptions: Sendable {
                     throw .badOption("'\(field.name)' was given more than once")
                 }
                 if option == .lang {
-                    scanValues[option, default: []].append(try Self.languages(field.value))
+                    scanValues[option, default: []].append(Self.languages(field.value))
                 } else if option.takesValue {
                     scanValues[option, default: []].append(field.value)
                 } else {
@@ -114,20 +114,13 @@ struct PoemRequestOptions: Sendable {
 
     /// A `lang` value as Tesseract takes it. A query's literal `+` arrives as a space (the form
     /// encoding's), and no language code holds a space, so `fra eng` is read as `fra+eng`.
-    /// `osd` is refused: it is Tesseract's orientation and script detection, which reads no
-    /// text.
-    static func languages(_ value: String) throws(ServiceError) -> String {
+    /// (`LanguageSet(parsing:)` judges the codes, `osd` among them, as for every front end.)
+    static func languages(_ value: String) -> String {
+        guard value.contains(" ") else { return value }
         let codes = value.split(separator: "+", omittingEmptySubsequences: false).flatMap {
             $0.split(separator: " ", omittingEmptySubsequences: true)
         }
-        let spaced = value.contains(" ")
-        let joined = spaced ? codes.joined(separator: "+") : value
-        if codes.contains(where: { $0.lowercased() == "osd" }) {
-            throw .badOption(
-                "invalid value '\(value)' for 'lang': 'osd' is Tesseract's orientation detection, which reads no text; name languages such as eng or fra+eng"
-            )
-        }
-        return joined
+        return codes.joined(separator: "+")
     }
 
     /// `ScanOptionError` in the service's words: `invalid value 'x' for 'dpi': …`.

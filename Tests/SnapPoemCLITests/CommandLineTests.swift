@@ -48,6 +48,7 @@ struct CommandLineTests {
             ["Lenore.png", "--replace", "Lenore"],
             ["Lenore.png", "--replace", "=Alex"],
             ["Lenore.png", "--lang", "eng+"],
+            ["Lenore.png", "--lang", "osd"],
             ["Lenore.png", "--region", "1,0,9223372036854775807,1"],
             ["Lenore.png", "--region", "0,0,0,10"],
             ["Lenore.png", "--output"],

@@ -93,8 +93,8 @@ struct PoemServiceTests {
             ("timeout=100000", "invalid value '100000' for 'timeout': this server allows at most 600 s"),
             ("timeout=soon", "invalid value 'soon' for 'timeout': expected a number of seconds from 0.001 to 600"),
             // osd reads no text.
-            ("lang=osd", "invalid value 'osd' for 'lang': 'osd' is Tesseract's orientation detection, which reads no text"),
-            ("lang=eng%2Bosd", "invalid value 'eng+osd' for 'lang': 'osd' is Tesseract's orientation detection"),
+            ("lang=osd", "lang: language 'osd': 'osd' is Tesseract's orientation and script detection, which reads no text"),
+            ("lang=eng%2Bosd", "lang: language 'eng+osd': 'osd' is Tesseract's orientation and script detection"),
             // The numbers sent, against the image sent (1004×428), not clipped and scaled ones.
             ("region=5000,20,100,50", "region: 5000,20,100,50 starts outside the 1004×428 image"),
             ("config=debug_file%3D%2Ftmp%2Fx", "unknown option 'config'"),

@@ -14,7 +14,9 @@ public struct LanguageSet: Sendable, Equatable, Hashable, Codable, CustomStringC
     /// Parses Tesseract's `+`-separated form, such as `"eng+fra"`.
     ///
     /// - Throws: `SnapPoemError.invalidLanguage` for an empty specification, an empty part
-    ///   (`"eng+"`), a duplicate, or characters a traineddata name cannot have.
+    ///   (`"eng+"`), a duplicate, characters a traineddata name cannot have, or `osd`
+    ///   (Tesseract's orientation and script detection model, which reads no text: asked to
+    ///   read with it, Tesseract returns garbage).
     public init(parsing specification: String) throws(SnapPoemError) {
         let parts = specification.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
         guard !specification.isEmpty else {
@@ -32,6 +34,11 @@ public struct LanguageSet: Sendable, Equatable, Hashable, Codable, CustomStringC
                     specification: specification,
                     reason: "'\(part)' is not a language code (letters, digits, '_' and '-' only, e.g. eng, fra, chi_sim)")
             }
+        }
+        guard !parts.contains(where: { $0.lowercased() == "osd" }) else {
+            throw .invalidLanguage(
+                specification: specification,
+                reason: "'osd' is Tesseract's orientation and script detection, which reads no text; name languages such as eng or fra+eng")
         }
         guard Set(parts).count == parts.count else {
             throw .invalidLanguage(specification: specification, reason: "a language is listed twice")
