@@ -47,26 +47,17 @@ struct EngineHardeningTests {
         #expect(String(cString: value) == "/dev/null")
     }
 
-    @Test("textord_all_prop is 1 for every engine, set once with debug_file")
-    func fixedPitchTestOff() async throws {
+    @Test(
+        "Layout globals set once with debug_file, for every engine: no fixed-pitch test (textord_all_prop 1), no table finder, whose cost no bound holds (textord_tabfind_find_tables 0)",
+        arguments: [("textord_all_prop", Int32(1)), ("textord_tabfind_find_tables", Int32(0))])
+    func layoutGlobals(name: String, expected: Int32) async throws {
         _ = try await Recognizer()
         let handle = try #require(TessBaseAPICreate())
         defer { TessBaseAPIDelete(handle) }
         TessBaseAPISetVariable(handle, "tessedit_pageseg_mode", "3")
-        var value: Int32 = 0
-        #expect(TessBaseAPIGetBoolVariable(handle, "textord_all_prop", &value) != 0)
-        #expect(value == 1)
-    }
-
-    @Test("textord_tabfind_find_tables is 0 for every engine: the table finder, which cannot be stopped, is never run")
-    func tableFinderOff() async throws {
-        _ = try await Recognizer()
-        let handle = try #require(TessBaseAPICreate())
-        defer { TessBaseAPIDelete(handle) }
-        TessBaseAPISetVariable(handle, "tessedit_pageseg_mode", "3")
-        var value: Int32 = 1
-        #expect(TessBaseAPIGetBoolVariable(handle, "textord_tabfind_find_tables", &value) != 0)
-        #expect(value == 0)
+        var value: Int32 = 1 - expected
+        #expect(TessBaseAPIGetBoolVariable(handle, name, &value) != 0)
+        #expect(value == expected, "\(name)")
     }
 
     @Test("An image Tesseract would write to (four samples, from a PNG) is read from a private copy and stays as it was")
