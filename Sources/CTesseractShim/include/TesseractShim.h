@@ -61,10 +61,25 @@ void snap_poem_set_recognising(int inside);
 /// before the first image is made.
 void snap_poem_use_prefaulted_image_memory(void);
 
-/// Silences the image codecs under Leptonica: Leptonica's own messages, libtiff's handlers
-/// (process-wide; call once), and, in every program that links this shim, the messages of
-/// libpng and libjpeg (see CodecMessages.cpp). A damaged image still fails as before.
+/// Keeps the messages of the image codecs under Leptonica instead of letting them print:
+/// installs the handlers of Leptonica and libtiff (process-wide; call once); libpng's and
+/// libjpeg's are in effect in every program that links this shim (see CodecMessages.cpp).
+/// A damaged image still fails as before.
 void snap_poem_quiet_codecs(void);
+/// Whether each codec message is also written to standard error as it comes (1), as the
+/// libraries themselves would, or only kept (0, the default). Process-wide.
+void snap_poem_codec_messages_pass_through(int on);
+/// Whether messages pass through (see snap_poem_codec_messages_pass_through).
+int snap_poem_codec_messages_pass_through_enabled(void);
+/// Forgets the calling thread's kept codec messages.
+void snap_poem_codec_messages_clear(void);
+/// How many codec messages the calling thread has kept since the last clear (at most 8).
+size_t snap_poem_codec_messages_count(void);
+/// The kept message at `index` (at most 240 bytes, no newline), valid until the next clear;
+/// NULL past the end.
+const char *snap_poem_codec_message(size_t index);
+/// How many more messages came than were kept.
+size_t snap_poem_codec_messages_dropped(void);
 
 /// Whether the calling thread is inside an LSTM-only initialisation (`snap_poem_tess_init4`
 /// with `OEM_LSTM_ONLY` sets it around its call). Tesseract's universal ambiguity table,

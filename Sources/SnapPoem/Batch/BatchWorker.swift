@@ -33,6 +33,9 @@ public enum BatchWorker {
             return 64
         }
         watchParent()
+        // The supervisor ties what this process prints to the image in flight: the codecs'
+        // messages go there as they come, as the libraries would print them.
+        CodecMessages.passThrough()
         var reader = ChannelReader(descriptor: channel)
         guard case .line(let first)? = await reader.next(),
             let configuration = WorkerLine.decode(WorkerConfiguration.self, from: first)

@@ -16,6 +16,10 @@ import Foundation
 /// still-image decoder refuses, gives its first frame too (`WebPStructure`). A multi-page
 /// TIFF yields its first page, with the same kind of warning.
 ///
+/// What the codecs say while an image decodes (libjpeg's "Corrupt JPEG data: …", libpng's
+/// warnings) becomes warnings of its `ImageFacts`, naming the file, instead of lines the
+/// libraries print themselves (`CodecMessages`).
+///
 /// Damaged data fails with `SnapPoemError.corruptImage`, JPEG included: libjpeg on its own
 /// would fill a truncated JPEG's missing rows with grey, but Leptonica 1.82 stops at the
 /// first row libjpeg cannot deliver and returns nothing, so snap-poem never sees a
@@ -56,6 +60,7 @@ public enum ImageDecoder {
         let (format, header, pageCountFound, decodable) = try inspect(data: data, name: name, limits: limits)
         var pageCount = pageCountFound
         func read() -> (PixImage?, Int32) {
+            CodecMessages.clear()
             errno = 0
             let decoded = decodable.withUnsafeBytes { raw in
                 PixImage.taking(pixReadMem(raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
@@ -73,7 +78,7 @@ public enum ImageDecoder {
             }
             throw .corruptImage(path: name, format: format.displayName)
         }
-        var warnings: [String] = []
+        var warnings = CodecMessages.collect().map { "the \(format.displayName) decoder said: \($0)" }
         if format == .tiff { pageCount = TIFFDirectory.pageCount(of: data) }
         if pageCount > 1 {
             warnings.append(

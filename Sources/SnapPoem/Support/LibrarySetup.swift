@@ -6,10 +6,11 @@ import Foundation
 ///
 /// - Leptonica's message severity is set to none: its warnings about damaged files would
 ///   otherwise reach the user's terminal; snap-poem reports every failure itself. The codecs
-///   under it are silenced too (`Sources/CTesseractShim/CodecMessages.cpp`): libpng's
-///   "libpng error: …", libjpeg's "Premature end of JPEG file", libtiff's lines and
-///   Leptonica's own stream messages came before snap-poem's one line naming the file, and
-///   in `snap-poem serve` went into the server's log.
+///   under it print nothing either (`Sources/CTesseractShim/CodecMessages.cpp`,
+///   `CodecMessages`): libpng's "libpng error: …", libjpeg's "Premature end of JPEG file",
+///   libtiff's lines and Leptonica's own stream messages are kept, and become warnings that
+///   name the file; printed by the libraries, they came untagged before snap-poem's one line
+///   naming the file, and in `snap-poem serve` went into the server's log.
 /// - Image memory: Leptonica's pixel buffers (Tesseract's too) come from an allocator that
 ///   asks the kernel for a large buffer's pages in one call instead of faulting each one in
 ///   twice (`Sources/CTesseractShim/ImageMemory.cpp`: a 300-dpi page enlarged to 17

@@ -1,0 +1,44 @@
+import CTesseractShim
+
+/// What the image codecs under Leptonica said while one image was decoded on this thread
+/// (`Sources/CTesseractShim/CodecMessages.cpp`): libpng's, libjpeg's and libtiff's messages
+/// and Leptonica's own, which would otherwise be printed by the libraries, untagged.
+///
+/// The decoder clears them before it decodes and collects them after: an image that decodes
+/// carries them as warnings that name the file ("the JPEG decoder said: Corrupt JPEG data:
+/// …"), printed, counted and silenced by `--quiet` like every other warning. A batch worker
+/// passes them through to its standard error instead (`passThrough()`), where its supervisor
+/// ties them to the image in flight even when the worker is stopped mid-decode.
+enum CodecMessages {
+    /// Forgets what this thread's codecs said.
+    static func clear() {
+        snap_poem_codec_messages_clear()
+    }
+
+    /// What this thread's codecs said since `clear()`: at most 8 messages of at most 240
+    /// bytes, then a count of the rest. Empty when messages pass through (they were printed).
+    static func collect() -> [String] {
+        guard snap_poem_codec_messages_pass_through_enabled() == 0 else { return [] }
+        var messages = (0..<snap_poem_codec_messages_count()).compactMap { index in
+            // Bytes that are not UTF-8 are replaced; control characters are escaped where a
+            // warning is printed.
+            snap_poem_codec_message(index).map { message in
+                let text = String(cString: message)
+                // libpng's words are kept as it prints them; the warning names the decoder.
+                for prefix in ["libpng warning: ", "libpng error: "] where text.hasPrefix(prefix) {
+                    return String(text.dropFirst(prefix.count))
+                }
+                return text
+            }
+        }
+        let dropped = snap_poem_codec_messages_dropped()
+        if dropped > 0 { messages.append("and \(dropped) more") }
+        return messages
+    }
+
+    /// From now on, every codec message of this process is also written to standard error as
+    /// it comes, as the libraries would print it (for batch workers).
+    static func passThrough() {
+        snap_poem_codec_messages_pass_through(1)
+    }
+}
