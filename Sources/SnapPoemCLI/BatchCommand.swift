@@ -141,6 +141,7 @@ struct BatchCommand {
         settings.imagePaths[.annotated] = options.annotate
         settings.overwrite = options.force
         settings.overwrites = prepared.plan?.overwrites ?? []
+        settings.earlierOutputs = prepared.plan?.earlierOutputs ?? [:]
         settings.protected = prepared.protected
         settings.optionsHash = options.batch.optionsHash
         settings.unfinished = unfinished

@@ -5,7 +5,7 @@ import Testing
 struct ManifestResumeTests {
     static let keys: Set<String> = [
         "schemaVersion", "input", "path", "contentHash", "optionsHash", "status", "error", "failure", "output", "outputHash",
-        "meanConfidence", "hasText", "coverage", "warnings", "messages", "timings", "finishedAt",
+        "earlierOutputs", "meanConfidence", "hasText", "coverage", "warnings", "messages", "timings", "finishedAt",
     ]
 
     @Test("A manifest line per input with every key; a rerun reads nothing and says so; --retry-failed reads the failure again")
@@ -88,6 +88,47 @@ struct ManifestResumeTests {
         #expect(forced.status == 0, "\(forced.error)")
         #expect(forced.error.hasSuffix("snap-poem: 2 images: 2 written, 0 skipped (done before), 0 failed, 0 cancelled\n"))
         #expect(try String(contentsOf: output.appendingPathComponent("b.txt"), encoding: .utf8).contains("Alex"))
+    }
+
+    @Test(
+        "Options changed and changed back: every output a run wrote is its own to the reruns (--format, -r, --keep-extension), even after a refusal"
+    )
+    func optionsChangedBack() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let runs: [[String]] = [
+            ["--format", "text"], ["--format", "json"], ["--format", "text"], ["-r", "text=poem"], [], ["--keep-extension"],
+            ["--format", "json"], [],
+        ]
+        for options in runs {
+            let run = try await BinaryRun.run([input.path, "--output-dir", output.path] + options)
+            #expect(run.status == 0, "\(options): \(run.error)")
+            #expect(run.error == "snap-poem: 1 image: 1 written, 0 skipped (done before), 0 failed, 0 cancelled\n", "\(options)")
+        }
+        #expect(try BatchFixtures.files(output) == ["a.jpg.txt", "a.json", "a.txt", "manifest.jsonl"])
+        let entry = try #require(try BatchFixtures.manifest(output)["a.jpg"])
+        #expect(entry["output"] as? String == "a.txt")
+        let earlier = (entry["earlierOutputs"] as? [[String: Any]] ?? []).map { $0["output"] as? String ?? "?" }
+        #expect(earlier == ["a.json", "a.jpg.txt"], "latest first; a.txt is the current output")
+        for record in entry["earlierOutputs"] as? [[String: Any]] ?? [] {
+            let path = output.appendingPathComponent(record["output"] as? String ?? "?").path
+            #expect(record["outputHash"] as? String == "sha256:" + (try Self.sha256sum(path)))
+        }
+
+        // A refused run (a file in the way of another format) does not make the others strangers.
+        try Data("my own notes\n".utf8).write(to: output.appendingPathComponent("a.md"))
+        let refused = try await BinaryRun.run([input.path, "--output-dir", output.path, "--format", "markdown"])
+        #expect(refused.status == 73, "\(refused.error)")
+        let back = try await BinaryRun.run([input.path, "--output-dir", output.path, "--format", "json"])
+        #expect(back.status == 0, "\(back.error)")
+        #expect(try String(contentsOf: output.appendingPathComponent("a.md"), encoding: .utf8) == "my own notes\n")
+
+        // An edited earlier output is no longer snap-poem's.
+        try Data("edited\n".utf8).write(to: output.appendingPathComponent("a.txt"))
+        let edited = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(edited.status == 73)
+        #expect(edited.error.contains("a.txt: output not written (the file exists; use --force to replace it)"), "\(edited.error)")
     }
 
     @Test("Lines of the manifest that cannot be read are left out with a warning that counts them, never silently")

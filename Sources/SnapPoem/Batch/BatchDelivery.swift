@@ -46,6 +46,9 @@ public actor BatchDelivery {
         public var protected: ProtectedFiles = []
         /// The options hash written on each manifest line.
         public var optionsHash = ""
+        /// In the output folder, the outputs written for each job (by index) by earlier runs
+        /// (`ResumePlan.earlierOutputs`), which its manifest line carries on.
+        public var earlierOutputs: [Int: [ManifestEntry.WrittenOutput]] = [:]
         /// Where temporary files are registered while they are written.
         public var unfinished: UnfinishedFiles?
 
@@ -187,6 +190,7 @@ public actor BatchDelivery {
                 entry.output = written
                 entry.outputHash = ContentHash.of(document)
             }
+            entry.remember(settings.earlierOutputs[job.index] ?? [])
             do throws(SnapPoemError) {
                 try manifest.append(entry)
                 delivery.entry = entry

@@ -108,6 +108,25 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         }
     }
 
+    /// An output file snap-poem wrote for an input, as the manifest remembers it: its path
+    /// relative to the output folder and the hash of its bytes as written.
+    public struct WrittenOutput: Sendable, Equatable, Codable {
+        /// `output`: the file, relative to the output folder.
+        public var output: String
+        /// `outputHash`: `sha256:` digest of the file as written.
+        public var outputHash: String
+
+        /// Creates a record of a written output.
+        public init(output: String, outputHash: String) {
+            self.output = output
+            self.outputHash = outputHash
+        }
+    }
+
+    /// The most outputs `earlierOutputs` remembers for one input: one per output name the
+    /// input can have (a format's extension, with and without `--keep-extension`) is fewer.
+    public static let earlierOutputsLimit = 32
+
     /// `schemaVersion`: 1.
     public var schemaVersion: Int
     /// `input`: the path relative to the folder argument it was found in (as given, for a
@@ -132,6 +151,11 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
     /// `outputHash`: digest of the output file as written, so a later run can tell its own
     /// untouched output from a file someone changed.
     public var outputHash: String?
+    /// `earlierOutputs`: the other outputs snap-poem wrote for the input in earlier runs
+    /// (under other options: another `--format`, `--keep-extension`), each with its hash as
+    /// written, latest first, at most `earlierOutputsLimit`. A rerun recognises each as its
+    /// own while it is untouched, as it does `output`.
+    public var earlierOutputs: [WrittenOutput]
     /// `meanConfidence`: Tesseract's mean word confidence, 0–100.
     public var meanConfidence: Int?
     /// `hasText`: whether any word was found.
@@ -151,7 +175,7 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
     public var finishedAt: String
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, input, path, contentHash, optionsHash, status, error, failure, output, outputHash
+        case schemaVersion, input, path, contentHash, optionsHash, status, error, failure, output, outputHash, earlierOutputs
         case meanConfidence, hasText, coverage, warnings, messages, timings, finishedAt
     }
 
@@ -171,6 +195,7 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         self.failure = failure
         self.output = output
         self.outputHash = outputHash
+        self.earlierOutputs = []
         self.meanConfidence = meanConfidence
         self.hasText = hasText
         self.coverage = nil
@@ -180,7 +205,8 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         self.finishedAt = Self.timestamp(finishedAt)
     }
 
-    /// Reads an entry; `warnings` and `messages` may be absent, everything else as written.
+    /// Reads an entry; `earlierOutputs`, `warnings` and `messages` may be absent, everything
+    /// else as written.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
@@ -193,6 +219,7 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         failure = try container.decodeIfPresent(Failure.self, forKey: .failure)
         output = try container.decodeIfPresent(String.self, forKey: .output)
         outputHash = try container.decodeIfPresent(String.self, forKey: .outputHash)
+        earlierOutputs = try container.decodeIfPresent([WrittenOutput].self, forKey: .earlierOutputs) ?? []
         meanConfidence = try container.decodeIfPresent(Int.self, forKey: .meanConfidence)
         hasText = try container.decodeIfPresent(Bool.self, forKey: .hasText)
         coverage = try container.decodeIfPresent(Coverage.self, forKey: .coverage)
@@ -215,6 +242,7 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         try container.encode(failure, forKey: .failure)
         try container.encode(output, forKey: .output)
         try container.encode(outputHash, forKey: .outputHash)
+        try container.encode(earlierOutputs, forKey: .earlierOutputs)
         try container.encode(meanConfidence, forKey: .meanConfidence)
         try container.encode(hasText, forKey: .hasText)
         try container.encode(coverage, forKey: .coverage)
@@ -222,6 +250,28 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         try container.encode(messages, forKey: .messages)
         try container.encode(timings, forKey: .timings)
         try container.encode(finishedAt, forKey: .finishedAt)
+    }
+
+    /// Every output this entry knows snap-poem wrote for the input: `output` when it was
+    /// written (it has an `outputHash`), then `earlierOutputs`.
+    public var writtenOutputs: [WrittenOutput] {
+        var all = earlierOutputs
+        if let output, let outputHash { all.insert(WrittenOutput(output: output, outputHash: outputHash), at: 0) }
+        return all
+    }
+
+    /// Carries over what `earlier` (the input's previous entries) knew about outputs snap-poem
+    /// wrote for the input into `earlierOutputs`, leaving out the one this entry wrote (it
+    /// replaced it); so that a manifest that keeps one line per input still recognises every
+    /// output of its own.
+    public mutating func remember(_ earlier: [WrittenOutput]) {
+        var kept: [WrittenOutput] = []
+        var seen: Set<String> = []
+        if let output, outputHash != nil { seen.insert(output) }
+        for record in earlierOutputs + earlier where kept.count < Self.earlierOutputsLimit {
+            if seen.insert(record.output).inserted { kept.append(record) }
+        }
+        earlierOutputs = kept
     }
 
     /// The line as written to the manifest: compact JSON with keys in alphabetical order

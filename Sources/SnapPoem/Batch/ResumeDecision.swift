@@ -4,7 +4,8 @@ import Foundation
 /// decided before any image is read: the fate of every output is known up front.
 public enum ResumeDecision: Sendable, Equatable {
     /// Read it. `overwrite`: the output file exists and may be replaced (`--force`, or it is
-    /// snap-poem's own earlier output, unchanged since, for an input or options that changed).
+    /// snap-poem's own earlier output, unchanged since, for an input or options that changed;
+    /// any output the manifest remembers for the input counts, `earlierOutputs` included).
     case read(overwrite: Bool)
     /// Done before with the same content and options, and its output is in place: not read.
     case skip(ManifestEntry)
@@ -32,7 +33,8 @@ public enum ResumeDecision: Sendable, Equatable {
     /// Decides for one input.
     ///
     /// - Parameters:
-    ///   - previous: the input's latest manifest entry in the output folder, if any.
+    ///   - previous: the input's latest manifest entry in the output folder, if any (its
+    ///     `earlierOutputs` included).
     ///   - contentHash: a closure giving the input's current content hash (nil if it cannot
     ///     be read); called only when the decision depends on it.
     ///   - optionsHash: this run's options hash.
@@ -62,7 +64,9 @@ public enum ResumeDecision: Sendable, Equatable {
             }
         }
         guard let existing else { return .read(overwrite: false) }
-        let isOwnUntouched = previous?.output == output && previous?.outputHash == existing
+        // The output of the latest run, or of an earlier one under other options
+        // (`earlierOutputs`): snap-poem's own as long as it is as it was written.
+        let isOwnUntouched = previous?.writtenOutputs.contains(ManifestEntry.WrittenOutput(output: output, outputHash: existing)) == true
         return isOwnUntouched ? .read(overwrite: true) : .outputInTheWay
     }
 }

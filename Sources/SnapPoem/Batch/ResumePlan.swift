@@ -16,6 +16,10 @@ public struct ResumePlan: Sendable {
     public var skipped = 0
     /// Inputs that failed before and are not read again, and outputs in the way.
     public var failed = 0
+    /// For each job to read (by index), the outputs the manifests say snap-poem wrote for it
+    /// before (`ManifestEntry.writtenOutputs`): its new line carries them on
+    /// (`ManifestEntry.remember(_:)`), so that a later run still knows them as its own.
+    public var earlierOutputs: [Int: [ManifestEntry.WrittenOutput]] = [:]
 
     /// Decides for each of `jobs`.
     ///
@@ -34,6 +38,7 @@ public struct ResumePlan: Sendable {
         for job in jobs {
             let relative = layout.relativePath(for: job.input)
             let shown = folder.shownPath(relative)
+            let earlier = manifests.record(for: job.input.relativePath)?.entry
             let exists: Bool
             do throws(SnapPoemError) {
                 exists = try folder.hasFile(at: relative)
@@ -41,10 +46,9 @@ public struct ResumePlan: Sendable {
                     throw .outputNotWritten(path: shown, reason: "it is an input image; snap-poem never overwrites its inputs")
                 }
             } catch {
-                refuse(job, error, relative: relative, optionsHash: optionsHash)
+                refuse(job, error, relative: relative, optionsHash: optionsHash, earlier: earlier)
                 continue
             }
-            let earlier = manifests.record(for: job.input.relativePath)?.entry
             let decision = ResumeDecision.decide(
                 previous: earlier,
                 contentHash: {
@@ -57,6 +61,7 @@ public struct ResumePlan: Sendable {
             case .read(let overwrite):
                 toRead.append(job)
                 if overwrite { overwrites.insert(job.index) }
+                if let known = earlier?.writtenOutputs, !known.isEmpty { earlierOutputs[job.index] = known }
             case .skip(var entry):
                 entry.status = .skipped
                 entry.path = job.input.path
@@ -79,18 +84,22 @@ public struct ResumePlan: Sendable {
                         category: .input))
                 failed += 1
             case .outputInTheWay:
-                refuse(job, .outputNotWritten(path: shown, reason: OutputFile.existsReason), relative: relative, optionsHash: optionsHash)
+                refuse(
+                    job, .outputNotWritten(path: shown, reason: OutputFile.existsReason), relative: relative, optionsHash: optionsHash,
+                    earlier: earlier)
             }
         }
     }
 
     /// An output that cannot be written whatever the image holds: refused before reading.
-    private mutating func refuse(_ job: BatchJob, _ error: SnapPoemError, relative: String, optionsHash: String) {
+    /// Its line still remembers the outputs written for the input before (`earlier`'s).
+    private mutating func refuse(_ job: BatchJob, _ error: SnapPoemError, relative: String, optionsHash: String, earlier: ManifestEntry?) {
         diagnostics.append(Diagnostic(error))
-        entries.append(
-            ManifestEntry(
-                input: job.input.relativePath, path: job.input.path, contentHash: nil, optionsHash: optionsHash, status: .failed,
-                error: error.description, failure: .output, output: relative))
+        var entry = ManifestEntry(
+            input: job.input.relativePath, path: job.input.path, contentHash: nil, optionsHash: optionsHash, status: .failed,
+            error: error.description, failure: .output, output: relative)
+        entry.remember(earlier?.writtenOutputs ?? [])
+        entries.append(entry)
         failed += 1
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SnapPoem
 import Testing
 
@@ -40,6 +41,33 @@ struct ResumeDecisionTests {
         #expect(Self.decide(nil) == .outputInTheWay)
         #expect(Self.decide(Self.entry(.ok), options: "sha256:new", output: "sha256:edited") == .outputInTheWay)
         #expect(Self.decide(nil, policy: .init(force: true)) == .read(overwrite: true))
+    }
+
+    @Test("An output the manifest remembers from a run under other options is snap-poem's own while untouched")
+    func earlierOutputs() throws {
+        var latest = Self.entry(.ok)
+        latest.output = "a.json"
+        latest.outputHash = "sha256:json"
+        latest.remember([ManifestEntry.WrittenOutput(output: "a.txt", outputHash: "sha256:output")])
+        #expect(Self.decide(latest, options: "sha256:new") == .read(overwrite: true))
+        #expect(Self.decide(latest, options: "sha256:new", output: "sha256:edited") == .outputInTheWay)
+        var refused = Self.entry(.failed, failure: .output)
+        refused.outputHash = nil
+        refused.remember(latest.writtenOutputs)
+        #expect(refused.earlierOutputs.map(\.output) == ["a.json", "a.txt"], "a refusal wrote nothing and forgets nothing")
+        #expect(Self.decide(refused, options: "sha256:new") == .read(overwrite: true))
+        #expect(try JSONDecoder().decode(ManifestEntry.self, from: refused.line) == refused)
+    }
+
+    @Test("An entry remembers each earlier output once, never the one it wrote itself, and at most earlierOutputsLimit")
+    func rememberBounded() {
+        var entry = Self.entry(.ok)
+        let records = (0..<40).map { ManifestEntry.WrittenOutput(output: "a.\($0)", outputHash: "sha256:\($0)") }
+        entry.remember([ManifestEntry.WrittenOutput(output: "a.txt", outputHash: "sha256:old")] + records + records)
+        #expect(entry.earlierOutputs.count == ManifestEntry.earlierOutputsLimit)
+        #expect(entry.earlierOutputs.first?.output == "a.0")
+        #expect(!entry.earlierOutputs.contains { $0.output == "a.txt" })
+        #expect(entry.writtenOutputs.first == ManifestEntry.WrittenOutput(output: "a.txt", outputHash: "sha256:output"))
     }
 
     @Test("An input failure is not read again without --retry-failed; an output failure is")
