@@ -40,6 +40,29 @@ struct OutputShapeTests {
         )
     }
 
+    @Test("Output names of 238 and 255 bytes are written, in --output-dir and with -o, and a rerun resumes them")
+    func longOutputNames() async throws {
+        let medium = String(repeating: "m", count: 234)
+        let longest = String(repeating: "l", count: 251)
+        let input = try BatchFixtures.folder([medium + ".jpg": BatchFixtures.small, longest + ".jpg": BatchFixtures.small])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(try BatchFixtures.files(output) == [longest + ".txt", "manifest.jsonl", medium + ".txt"])
+        let again = try await BinaryRun.run([input.path, "--output-dir", output.path, "--format", "markdown"])
+        #expect(again.status == 0, "\(again.error)")
+        let back = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(back.status == 0, "\(back.error)")
+        #expect(back.error.hasSuffix("snap-poem: 2 images: 2 written, 0 skipped (done before), 0 failed, 0 cancelled\n"))
+
+        let single = output.appendingPathComponent(String(repeating: "s", count: 251) + ".txt").path
+        let one = try await BinaryRun.run([input.appendingPathComponent(medium + ".jpg").path, "-o", single])
+        #expect(one.status == 0, "\(one.error)")
+        #expect(try String(contentsOfFile: single, encoding: .utf8).contains("upright"))
+        #expect(try BatchFixtures.files(output).filter { $0.hasPrefix(".") } == [], "no temporary file left")
+    }
+
     @Test("--keep-extension writes stanza.jpg and stanza.png to stanza.jpg.txt and stanza.png.txt")
     func keepExtension() async throws {
         let input = try BatchFixtures.folder(["stanza.jpg": BatchFixtures.small, "stanza.png": BatchFixtures.stanza])

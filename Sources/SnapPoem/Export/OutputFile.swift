@@ -280,17 +280,101 @@ struct AtomicWrite {
         throw .outputNotWritten(path: shownPath, reason: code == EEXIST ? OutputFile.existsReason : OutputFile.systemReason(code))
     }
 
-    /// Creates `.NAME.snap-poem-XXXXXX` (six random letters and digits) beside the
-    /// destination, readable and writable as the umask allows; its descriptor and name.
+    /// Creates a temporary file beside the destination (`TemporaryName`: `.NAME.snap-poem-XXXXXX`,
+    /// or the fixed-length form when that would be too long a name), readable and writable
+    /// as the umask allows; its descriptor and name.
     private func createTemporary() throws(SnapPoemError) -> (Int32, String) {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var short = !TemporaryName.fitsReadable(name)
         for _ in 0..<100 {
-            let suffix = String((0..<6).map { _ in alphabet.randomElement()! })
-            let temporaryName = ".\(name).snap-poem-\(suffix)"
+            let temporaryName = short ? TemporaryName.short(for: name) : TemporaryName.readable(for: name)
             let descriptor = openat(folder, entry(temporaryName), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
             if descriptor >= 0 { return (descriptor, temporaryName) }
+            // A file system whose names are shorter than 255 bytes: the fixed-length form.
+            if errno == ENAMETOOLONG, !short {
+                short = true
+                continue
+            }
             if errno != EEXIST { throw .outputNotWritten(path: shownPath, reason: OutputFile.systemReason(errno)) }
         }
         throw .outputNotWritten(path: shownPath, reason: "no temporary file name is free beside it")
+    }
+}
+
+/// The names of the temporary files an atomic write creates beside its destination `NAME`:
+///
+/// - `.NAME.snap-poem-XXXXXX` (six random letters and digits), so that a person who finds
+///   one left by a killed run sees whose it is;
+/// - `.snap-poem-HHHHHHHHHHHHHHHH-XXXXXX` (34 bytes: 16 hex digits of a hash of `NAME`, then
+///   the six random ones) when the first form would be longer than a file name may be (255
+///   bytes, `NAME_MAX`; or the file system refuses it as too long), so that every name the
+///   file system accepts for an output can be written.
+///
+/// Both tell whose temporary file it is (`owner(of:)`, `isTemporary(_:of:)`), so that a run
+/// removes only the leftovers of its own outputs, never those of another shard's.
+enum TemporaryName {
+    /// What comes between the destination's name and the random letters.
+    static let marker = ".snap-poem-"
+    /// The random letters and digits of each name.
+    static let randomLength = 6
+    /// The longest file name on Linux's file systems (`NAME_MAX`).
+    static let nameLimit = 255
+
+    /// Whether `.NAME.snap-poem-XXXXXX` is short enough for a file name.
+    static func fitsReadable(_ name: String) -> Bool {
+        1 + name.utf8.count + marker.utf8.count + randomLength <= nameLimit
+    }
+
+    /// `.NAME.snap-poem-XXXXXX`.
+    static func readable(for name: String) -> String {
+        "." + name + marker + random()
+    }
+
+    /// `.snap-poem-HHHHHHHHHHHHHHHH-XXXXXX`.
+    static func short(for name: String) -> String {
+        marker + key(for: name) + "-" + random()
+    }
+
+    /// `NAME` for `.NAME.snap-poem-XXXXXX`; nil for any other name (the short form too).
+    static func owner(of temporary: String) -> String? {
+        guard temporary.hasPrefix("."), let range = temporary.range(of: marker, options: .backwards) else { return nil }
+        let suffix = temporary[range.upperBound...]
+        guard suffix.count == randomLength, suffix.allSatisfy(isRandomCharacter) else { return nil }
+        let owner = temporary[temporary.index(after: temporary.startIndex)..<range.lowerBound]
+        return owner.isEmpty ? nil : String(owner)
+    }
+
+    /// Whether `temporary` is, in either form, a temporary file of a write to one of `names`.
+    static func isTemporary(_ temporary: String, of names: Set<String>) -> Bool {
+        if let owner = owner(of: temporary) { return names.contains(owner) }
+        guard temporary.hasPrefix(marker) else { return false }
+        let rest = temporary.dropFirst(marker.count)
+        let parts = rest.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 16, parts[1].count == randomLength, parts[1].allSatisfy(isRandomCharacter) else {
+            return false
+        }
+        return names.contains { key(for: $0) == parts[0] }
+    }
+
+    /// 16 hex digits of FNV-1a (64 bits) over the name's UTF-8 bytes: the same in every run
+    /// (Swift's `Hasher` is seeded per process), and a collision costs at most a leftover
+    /// temporary file removed a run early.
+    static func key(for name: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+    private static func random() -> String {
+        String((0..<randomLength).map { _ in alphabet.randomElement()! })
+    }
+
+    private static func isRandomCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber)
     }
 }

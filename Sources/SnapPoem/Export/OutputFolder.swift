@@ -154,7 +154,8 @@ public final class OutputFolder: Sendable {
     }
 
     /// Removes the temporary files that `write` leaves when a run is killed between creating
-    /// and renaming them (`.NAME.snap-poem-XXXXXX` beside `NAME`), for the outputs at
+    /// and renaming them (`.NAME.snap-poem-XXXXXX` beside `NAME`, or for a long name
+    /// `.snap-poem-HHHHHHHHHHHHHHHH-XXXXXX`, named after a hash of it), for the outputs at
     /// `relatives` only: another shard's files in a shared folder are never touched.
     ///
     /// - Returns: how many were removed.
@@ -168,22 +169,11 @@ public final class OutputFolder: Sendable {
             guard let folder = try? openFolder(subfolder, creating: false) else { continue }
             defer { if folder != descriptor { close(folder) } }
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: subfolder.isEmpty ? path : shownPath(subfolder))) ?? []
-            for entry in entries where entry.hasPrefix(".") {
-                guard let owner = Self.owner(ofTemporary: entry), names.contains(owner) else { continue }
+            for entry in entries where entry.hasPrefix(".") && TemporaryName.isTemporary(entry, of: names) {
                 if unlinkat(folder, entry, 0) == 0 { removed += 1 }
             }
         }
         return removed
-    }
-
-    /// `a.txt` for `.a.txt.snap-poem-Ab12Cd`; nil for any other name.
-    static func owner(ofTemporary name: String) -> String? {
-        let marker = ".snap-poem-"
-        guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards) else { return nil }
-        let suffix = name[range.upperBound...]
-        guard suffix.count == 6, suffix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
-        let owner = name[name.index(after: name.startIndex)..<range.lowerBound]
-        return owner.isEmpty ? nil : String(owner)
     }
 
     // MARK: - Inside the folder
