@@ -248,14 +248,31 @@ struct BatchCommand {
     }
 
     /// Two inputs that would be written to the same file of `--output-dir` (`a.png` and
-    /// `a.jpg` both give `a.txt`): refused before anything is read.
+    /// `a.jpg` both give `a.txt`): refused before anything is read, with the advice that
+    /// fits: one file given twice is said to be so; `--keep-extension` is suggested only
+    /// when it is not given and would tell the two apart.
     private func clashingOutputs(_ inputs: [BatchInput]) -> String? {
         guard let folder = options.outputDirectory else { return nil }
         let layout = OutputLayout(fileExtension: options.export.format.fileExtension, keepsExtension: options.batch.keepsExtension)
         guard let clash = layout.firstClash(in: inputs) else { return nil }
-        let output = URL(fileURLWithPath: folder).appendingPathComponent(clash.output).path
-        return
-            "'\(clash.first.path)' and '\(clash.second.path)' would both be written to '\(output)'; add '--keep-extension' to name outputs after whole input names."
+        func shown(_ relative: String) -> String { URL(fileURLWithPath: folder).appendingPathComponent(relative).path }
+        if let twice = layout.firstRepeat(in: inputs) {
+            let named =
+                twice.first.path == twice.second.path
+                ? "'\(twice.first.path)' is given twice" : "'\(twice.first.path)' and '\(twice.second.path)' are the same file, given twice"
+            return "\(named) (both would be written to '\(shown(twice.output))'); name each image, and each folder, once."
+        }
+        var whole = layout
+        whole.keepsExtension = true
+        guard let stubborn = whole.firstClash(in: inputs) else {
+            return
+                "'\(clash.first.path)' and '\(clash.second.path)' would both be written to '\(shown(clash.output))'; add '--keep-extension' to name outputs after whole input names."
+        }
+        // Two inputs that --keep-extension does not part: the same path below two folders.
+        let output = shown(layout.relativePath(for: stubborn.first))
+        return "'\(stubborn.first.path)' and '\(stubborn.second.path)' would both be written to '\(output)'"
+            + (layout.keepsExtension ? ", even with --keep-extension" : "")
+            + ": they have the same name below the folders given; read them in separate runs, each with its own --output-dir, or rename one."
     }
 
     /// Standard input, whole, at most as much as an image file may hold; `-` cancelled by

@@ -63,6 +63,39 @@ struct OutputShapeTests {
         #expect(try BatchFixtures.files(output).filter { $0.hasPrefix(".") } == [], "no temporary file left")
     }
 
+    @Test("Outputs that clash get the advice that fits: one file given twice, --keep-extension only where it parts them")
+    func clashAdvice() async throws {
+        let input = try BatchFixtures.folder([
+            "in/a.jpg": BatchFixtures.small, "in/a.png": BatchFixtures.small, "in2/a.jpg": BatchFixtures.small,
+        ])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let (folder, other, file) = (input.path + "/in", input.path + "/in2", input.path + "/in/a.jpg")
+        let out = output.path
+        let cases: [([String], String)] = [
+            (
+                [file, file],
+                "'\(file)' is given twice (both would be written to '\(out)/a.txt'); name each image, and each folder, once.\n"
+            ),
+            ([file, file, "--keep-extension"], "'\(file)' is given twice (both would be written to '\(out)/a.jpg.txt')"),
+            ([file, input.path + "/in/./a.jpg"], "'\(file)' and '\(input.path)/in/./a.jpg' are the same file, given twice"),
+            ([folder, folder, "--keep-extension"], "'\(file)' is given twice (both would be written to '\(out)/a.jpg.txt')"),
+            ([folder], "'\(file)' and '\(folder)/a.png' would both be written to '\(out)/a.txt'; add '--keep-extension'"),
+            (
+                [folder, other, "--keep-extension"],
+                "'\(file)' and '\(other)/a.jpg' would both be written to '\(out)/a.jpg.txt', even with --keep-extension: they have the same name below the folders given; read them in separate runs, each with its own --output-dir, or rename one."
+            ),
+            ([folder, other], "'\(file)' and '\(other)/a.jpg' would both be written to '\(out)/a.txt': they have the same name"),
+        ]
+        for (arguments, expected) in cases {
+            let run = await CapturedRun.run(arguments + ["--output-dir", out])
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.error.hasPrefix("snap-poem: error: " + expected), "\(arguments): \(run.error)")
+            #expect(!run.error.contains("add '--keep-extension'") || !arguments.contains("--keep-extension"))
+        }
+        #expect(try BatchFixtures.files(output) == [], "refused before anything is read or written")
+    }
+
     @Test("--keep-extension writes stanza.jpg and stanza.png to stanza.jpg.txt and stanza.png.txt")
     func keepExtension() async throws {
         let input = try BatchFixtures.folder(["stanza.jpg": BatchFixtures.small, "stanza.png": BatchFixtures.stanza])

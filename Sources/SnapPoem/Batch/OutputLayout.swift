@@ -38,4 +38,38 @@ public struct OutputLayout: Sendable, Equatable {
         }
         return nil
     }
+
+    /// The first two inputs that are one file given twice (`a.png a.png`, `poems poems`,
+    /// `a.png ./a.png`, a link and its target) and would be written to the same output,
+    /// and that output; nil when there are none. Whatever the layout, such a clash remains:
+    /// a batch says so before it says anything about names.
+    public func firstRepeat(in inputs: [BatchInput]) -> (first: BatchInput, second: BatchInput, output: String)? {
+        var seen: [String: [(BatchInput, FileIdentity?)]] = [:]
+        for input in inputs where !input.isStandardInput {
+            let output = relativePath(for: input)
+            let identity = FileIdentity(of: input.fileSystemPath)
+            for (earlier, earlierIdentity) in seen[output] ?? [] {
+                let same = earlier.fileSystemPath == input.fileSystemPath || (identity != nil && identity == earlierIdentity)
+                if same { return (earlier, input, output) }
+            }
+            seen[output, default: []].append((input, identity))
+        }
+        return nil
+    }
+
+    /// A file's device and inode (links followed); nil when it cannot be found.
+    private struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        init?(of path: [UInt8]) {
+            var status = stat()
+            let found = (path + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
+            }
+            guard found else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
+    }
 }
