@@ -70,6 +70,28 @@ struct BatchCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: results.path).isEmpty)
     }
 
+    @Test("A --region outside one image of a batch fails that image, named, in the numbers given: an input failure, exit 1")
+    func regionOutsideOneImage() async throws {
+        // 803×295 and 1004×428: the region starts right of the first and on the second.
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small, "b.png": BatchFixtures.stanza])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let message = "--region 900,100,104,300 starts outside the 803×295 image; nothing was read"
+        let run = try await BinaryRun.run([input.path, "--region", "900,100,104,300", "--output-dir", output.path])
+        #expect(run.status == 1, "\(run.error)")
+        #expect(run.error.hasPrefix("snap-poem: error: \(input.path)/a.jpg: \(message)\n"), "\(run.error)")
+        #expect(run.error.hasSuffix("snap-poem: 2 images: 1 written, 0 skipped (done before), 1 failed, 0 cancelled\n"))
+        let manifest = try BatchFixtures.manifest(output)
+        #expect(manifest["a.jpg"]?["failure"] as? String == "input")
+        #expect(manifest["a.jpg"]?["error"] as? String == "\(input.path)/a.jpg: \(message)")
+        #expect(manifest["b.png"]?["status"] as? String == "ok")
+
+        let single = try await BinaryRun.run([input.path + "/a.jpg", "--region", "900,100,104,300"])
+        #expect(single.status == 1)
+        #expect(single.error == "snap-poem: error: \(input.path)/a.jpg: \(message)\n")
+        #expect(single.output.isEmpty)
+    }
+
     @Test("Shards 1/2 and 2/2 together read every image exactly once")
     func shards() async throws {
         let folder = try Self.makeTree()
