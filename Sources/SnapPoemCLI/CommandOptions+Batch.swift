@@ -27,6 +27,11 @@ struct BatchOptions: Sendable, Equatable {
     static let defaultImageTimeLimit: Duration = .seconds(120)
     /// The workers' memory limit when `--worker-memory` is not given.
     static let defaultWorkerMemory = 4096 << 20
+    /// The least `--worker-memory`, in megabytes: a worker with its engine (`eng+fra`) needs
+    /// about 450 MB of address space (release build; 476 MB debug) to read a 12-megapixel
+    /// phone photo (`photo-phone-size.jpg`) and `Lenore.png`, measured; below that it starts,
+    /// then no photo can be read. 512 leaves a margin.
+    static let minimumWorkerMegabytes = 512
 
     /// `--keep-extension`: `stanza.jpg` → `stanza.jpg.txt`.
     var keepsExtension = false
@@ -86,9 +91,12 @@ extension CommandOptions {
             if text == "none" {
                 batch.workerMemory = nil
             } else {
-                guard let megabytes = Int(text), (256...1_048_576).contains(megabytes) else {
+                let least = BatchOptions.minimumWorkerMegabytes
+                guard let megabytes = Int(text), (least...1_048_576).contains(megabytes) else {
                     throw UsageError(
-                        message: "Invalid value '\(text)' for '--worker-memory <MB|none>': expected megabytes from 256, or none.")
+                        message:
+                            "Invalid value '\(text)' for '--worker-memory <MB|none>': expected megabytes from \(least) (a worker needs about 450 MB to read a phone photo), or none."
+                    )
                 }
                 batch.workerMemory = megabytes << 20
             }

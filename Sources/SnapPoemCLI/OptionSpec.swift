@@ -69,7 +69,8 @@ struct OptionSpec: Sendable, Equatable {
         ),
         OptionSpec(
             "worker-memory", value: "MB|none",
-            help: "In a batch, limit each worker process to MB megabytes of address space (default: 4096); none for no limit."),
+            help: "In a batch, limit each worker process to MB megabytes of address space (default: 4096, at least 512); none for no limit."
+        ),
         OptionSpec(
             "progress", value: "WHEN",
             help: "auto (default: a progress bar when standard error is a terminal), json (JSON Lines events on standard error) or none."),

@@ -92,6 +92,52 @@ struct BatchCommandTests {
         #expect(single.output.isEmpty)
     }
 
+    @Test(
+        "--worker-memory below 512 MB, where a worker can start but read no photo, is a usage error naming the least",
+        arguments: ["256", "511"])
+    func workerMemoryTooSmall(megabytes: String) async {
+        let run = await CapturedRun.run([Fixtures.sample("Lenore.png"), "a.png", "--worker-memory", megabytes])
+        #expect(run.status == 64)
+        #expect(
+            run.error.hasPrefix(
+                "snap-poem: error: Invalid value '\(megabytes)' for '--worker-memory <MB|none>': expected megabytes from 512 (a worker needs about 450 MB to read a phone photo), or none.\n"
+            ), "\(run.error)")
+    }
+
+    @Test("--worker-memory 512, the least taken, reads Lenore.png and a 12-megapixel phone photo in one worker")
+    func workerMemoryLeast() async throws {
+        let input = try BatchFixtures.folder([
+            "Lenore.png": Fixtures.sample("Lenore.png"), "photo-phone-size.jpg": Fixtures.sample("photo-phone-size.jpg"),
+        ])
+        defer { BatchFixtures.remove(input) }
+        let run = try await BinaryRun.run([input.path, "-j", "1", "--worker-memory", "512"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.error.hasSuffix("snap-poem: 2 images: 2 written, 0 skipped (done before), 0 failed, 0 cancelled\n"), "\(run.error)")
+    }
+
+    @Test(
+        "An image too large for --worker-memory fails saying that the limit, named, is too small; the batch reads on",
+        .enabled(if: Spawned.memoryLimitsUnavailable == nil, "not under AddressSanitizer"))
+    func workerMemoryNamed() async throws {
+        let input = try BatchFixtures.folder(["b.jpg": BatchFixtures.small])
+        defer { BatchFixtures.remove(input) }
+        // A white 12000×12000 page (144 megapixels, under the pixel limit) in 18 MB of PBM.
+        var page = Data("P4\n12000 12000\n".utf8)
+        page.append(Data(count: 12000 / 8 * 12000))
+        try page.write(to: input.appendingPathComponent("a.pbm"))
+        let run = try await BinaryRun.run([input.path, "-j", "1", "--worker-memory", "512"])
+        #expect(run.status == 1)
+        #expect(
+            run.error.contains(
+                "snap-poem: error: \(input.path)/a.pbm: out of memory while preparing the 12000×12000 image (it needs about "),
+            "\(run.error)")
+        #expect(
+            run.error.contains(
+                " MiB more); the worker memory limit of 512 MB (--worker-memory) is too small for this image: raise it, or scale the image down\n"
+            ), "\(run.error)")
+        #expect(run.error.hasSuffix("snap-poem: 2 images: 1 written, 0 skipped (done before), 1 failed, 0 cancelled\n"), "\(run.error)")
+    }
+
     @Test("Shards 1/2 and 2/2 together read every image exactly once")
     func shards() async throws {
         let folder = try Self.makeTree()

@@ -43,9 +43,10 @@ public enum BatchWorker {
             FileHandle.standardError.write(Data("snap-poem: worker: no configuration from the supervisor\n".utf8))
             return 70
         }
+        var appliedLimit: Int?
         if let memoryLimit = configuration.memoryLimit, !runsUnderSanitizer {
             var limit = rlimit(rlim_cur: rlim_t(memoryLimit), rlim_max: rlim_t(memoryLimit))
-            _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+            if setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 { appliedLimit = memoryLimit }
         }
         #if SNAP_POEM_TEST_HOOKS
             let faults = WorkerFault.plan(from: environment)
@@ -60,7 +61,8 @@ public enum BatchWorker {
             _ = WorkerLine.send(WorkerLine.encode(WorkerMessage.fatal(failure)), to: channel)
             return 1
         }
-        let imageReader = ImageReader(scanner: scanner, request: configuration.export)
+        var imageReader = ImageReader(scanner: scanner, request: configuration.export)
+        imageReader.memoryLimit = appliedLimit
         guard WorkerLine.send(WorkerLine.encode(WorkerMessage.ready()), to: channel) else { return 0 }
         while let piece = await reader.next() {
             guard case .line(let line) = piece, let request = WorkerLine.decode(WorkerRequest.self, from: line) else {

@@ -15,6 +15,10 @@ public struct ImageReader: Sendable {
     /// Whether the outcome carries the content hash of the bytes read (for a manifest);
     /// reading without one saves a pass over the bytes.
     public let hashesContents: Bool
+    /// The address-space limit this process was given (a batch worker's `--worker-memory`),
+    /// in bytes; nil when there is none. When memory runs out under it, the error says that
+    /// the limit is too small, naming the option, rather than "free memory".
+    public var memoryLimit: Int?
 
     /// Creates a reader.
     public init(scanner: PoemScanner, request: ExportRequest, hashesContents: Bool = true) {
@@ -64,6 +68,14 @@ public struct ImageReader: Sendable {
             scanned.source = input.path
             poem = scanned
         } catch {
+            if case .outOfMemory(let path, let stage) = error, let memoryLimit {
+                let limit =
+                    "the worker memory limit of \(memoryLimit >> 20) MB (--worker-memory) is too small for this image: raise it, or scale the image down"
+                return ImageOutcome(
+                    status: .failed(.input),
+                    diagnostics: [Diagnostic(.error, "out of memory while \(stage); \(limit)", subject: path, category: .input)],
+                    contentHash: contentHash, totalTime: clock.now - start)
+            }
             return .failed(error, contentHash: contentHash, totalTime: clock.now - start)
         }
         let rendered = request.render(poem, stamp: .now())
