@@ -62,8 +62,11 @@ struct ManifestCheck {
             "snap-poem: \(audit.total) image\(audit.total == 1 ? "" : "s"), \(files) manifest\(files == 1 ? "" : "s"): \(audit.covered) covered once, \(audit.missing) missing, \(audit.duplicated) duplicated, \(audit.failed) failed"
         if audit.changed > 0 { summary += ", \(audit.changed) changed since" }
         if audit.toLookAt > 0 { summary += "; \(audit.toLookAt) to look at" }
-        if audit.strangers > 0 { summary += "; \(audit.strangers) manifest entries name no input given" }
-        if manifests.unreadableLines > 0 { summary += "; \(manifests.unreadableLines) unreadable manifest lines" }
+        if audit.strangers > 0 {
+            summary += "; \(audit.strangers) manifest \(audit.strangers == 1 ? "entry names" : "entries name") no input given"
+        }
+        let unreadable = manifests.unreadableLines
+        if unreadable > 0 { summary += "; \(unreadable) unreadable manifest line\(unreadable == 1 ? "" : "s")" }
         diagnostics.results(lines + [summary])
         if diagnostics.count(of: .error) > 0 || !audit.isComplete { diagnostics.count(.input) }
         return diagnostics.exitCode

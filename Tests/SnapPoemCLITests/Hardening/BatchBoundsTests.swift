@@ -121,7 +121,7 @@ struct BatchBoundsTests {
         #expect(streamed.status == 0, "\(streamed.error)")
         #expect(
             String(decoding: streamed.output, as: UTF8.self)
-                == "snap-poem: 1 image, 2 manifests: 1 covered once, 0 missing, 0 duplicated, 0 failed; 1 unreadable manifest lines\n")
+                == "snap-poem: 1 image, 2 manifests: 1 covered once, 0 missing, 0 duplicated, 0 failed; 1 unreadable manifest line\n")
         #expect(streamed.peakMegabytes < Spawned.memoryBound(200), "peak \(streamed.peakMegabytes) MiB")
     }
 

@@ -1,0 +1,21 @@
+import Foundation
+import SnapPoem
+import Testing
+
+@Suite("Careless input: messages that say what is true")
+struct CarelessInputTests {
+    @Test("--check-manifests counts one unreadable line, and one stranger entry, in the singular")
+    func singularCounts() async throws {
+        let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let stranger = ManifestEntry(input: "gone.png", path: "old/gone.png", contentHash: nil, optionsHash: "sha256:o", status: .failed)
+        try (Data("not a manifest line\n".utf8) + stranger.line).write(to: output.appendingPathComponent("manifest.jsonl"))
+        let run = await CapturedRun.run([input.path, "--output-dir", output.path, "--check-manifests"])
+        #expect(run.status == 1)
+        #expect(
+            run.output.hasSuffix(
+                "snap-poem: 1 image, 1 manifest: 0 covered once, 1 missing, 0 duplicated, 0 failed; 1 manifest entry names no input given; 1 unreadable manifest line\n"
+            ), "\(run.output)")
+    }
+}
