@@ -18,4 +18,15 @@ struct CarelessInputTests {
                 "snap-poem: 1 image, 1 manifest: 0 covered once, 1 missing, 0 duplicated, 0 failed; 1 manifest entry names no input given; 1 unreadable manifest line\n"
             ), "\(run.output)")
     }
+
+    @Test("A path through a file names the part that is not a folder, for an image and for a replacements file")
+    func pathThroughAFile() async {
+        let lenore = Fixtures.sample("Lenore.png")
+        let image = await CapturedRun.run([lenore + "/x.png"])
+        #expect(image.status == 1)
+        #expect(image.error == "snap-poem: error: \(lenore)/x.png: cannot read the file (\(lenore) is not a folder)\n")
+        let replacements = await CapturedRun.run([lenore, "--replacements", lenore + "/names.txt"])
+        #expect(replacements.status == 64)
+        #expect(replacements.error.hasPrefix("snap-poem: error: \(lenore)/names.txt: cannot read the file (\(lenore) is not a folder)\n"))
+    }
 }

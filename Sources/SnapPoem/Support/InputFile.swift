@@ -159,13 +159,35 @@ package enum InputFile {
         switch code {
         case ENOENT where isSymbolicLink(fileSystemPath):
             .unreadableFile(path: path, reason: "a symbolic link to a file that does not exist")
-        case ENOENT, ENOTDIR: .fileNotFound(path: path)
+        case ENOENT: .fileNotFound(path: path)
+        case ENOTDIR: notAFolder(path: path, fileSystemPath: fileSystemPath)
         case ELOOP: .unreadableFile(path: path, reason: "a loop of symbolic links")
         case EACCES, EPERM: .unreadableFile(path: path, reason: "permission denied")
         case ENXIO: .notARegularFile(path: path, kind: "a socket or a device without a driver")
         case ENOMEM: .outOfMemory(path: path, stage: "opening the file")
         default: .unreadableFile(path: path, reason: systemReason(code))
         }
+    }
+
+    /// The error for a path that goes through a file as if it were a folder
+    /// (`Lenore.png/x.png`): it names the part that is not a folder.
+    private static func notAFolder(path: String, fileSystemPath terminated: [UInt8]) -> SnapPoemError {
+        let bytes = terminated.last == 0 ? Array(terminated.dropLast()) : terminated
+        let components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        for count in 1..<max(components.count, 1) {
+            let prefix = Array(components.prefix(count).joined(separator: [UInt8(ascii: "/")]))
+            guard !prefix.isEmpty else { continue }
+            var status = stat()
+            let found = (prefix + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
+            }
+            if found, status.st_mode & S_IFMT != S_IFDIR {
+                // The shown path has as many '/' as the bytes: stray bytes are shown as \xNN.
+                let shown = path.split(separator: "/", omittingEmptySubsequences: false).prefix(count).joined(separator: "/")
+                return .unreadableFile(path: path, reason: "\(shown) is not a folder")
+            }
+        }
+        return .unreadableFile(path: path, reason: "a part of the path is not a folder")
     }
 
     /// Whether the NUL-terminated path names a symbolic link itself (`lstat`).
