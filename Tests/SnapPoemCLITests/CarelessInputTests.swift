@@ -29,4 +29,15 @@ struct CarelessInputTests {
         #expect(replacements.status == 64)
         #expect(replacements.error.hasPrefix("snap-poem: error: \(lenore)/names.txt: cannot read the file (\(lenore) is not a folder)\n"))
     }
+
+    @Test("--replacements naming a device or FIFO says what a replacements file is, not what images are")
+    func replacementsNotARegularFile() async {
+        let run = await CapturedRun.run([Fixtures.sample("Lenore.png"), "--replacements", "/dev/zero"])
+        #expect(run.status == 64)
+        #expect(
+            run.error.hasPrefix(
+                "snap-poem: error: /dev/zero: cannot read the file (it is a character device, not a regular file; a replacements file is a regular file of FIND=REPLACE lines)\n"
+            ), "\(run.error)")
+        #expect(run.error.split(separator: "\n").first?.contains("image") == false)
+    }
 }

@@ -34,8 +34,9 @@ public enum ReplacementsFile {
     /// Only a regular file is read (a FIFO or `/dev/zero` is refused, never waited on), and
     /// at most `maximumSize` bytes of it.
     ///
-    /// - Throws: `SnapPoemError.fileNotFound`, `.unreadableFile`, `.notARegularFile`, or
-    ///   `.invalidReplacementsFile` naming the line and what is wrong with it.
+    /// - Throws: `SnapPoemError.fileNotFound`, `.unreadableFile` (a FIFO, a device, a path
+    ///   through a file), or `.invalidReplacementsFile` naming the line and what is wrong
+    ///   with it.
     public static func load(path: String) throws(SnapPoemError) -> [Replacement] {
         try read(path: path).replacements
     }
@@ -52,6 +53,11 @@ public enum ReplacementsFile {
             if case .fileTooLarge = error {
                 throw .invalidReplacementsFile(
                     path: path, line: 1, reason: "the file is larger than 1 MiB; a replacements file holds short FIND=REPLACE lines")
+            }
+            // Its own words: the general one is about images.
+            if case .notARegularFile(_, let kind) = error {
+                throw .unreadableFile(
+                    path: path, reason: "it is \(kind), not a regular file; a replacements file is a regular file of FIND=REPLACE lines")
             }
             throw error
         }

@@ -196,7 +196,8 @@ struct BadInputCorpusTests {
                 return Invocation(arguments: [lenore, "--replacements", path], named: path)
             },
             lines: [
-                "snap-poem: error: {file}: not a regular file (a FIFO (named pipe))…", "Usage: snap-poem…", "  See 'snap-poem --help'.",
+                "snap-poem: error: {file}: cannot read the file (it is a FIFO (named pipe), not a regular file; a replacements file is…",
+                "Usage: snap-poem…", "  See 'snap-poem --help'.",
             ]),
         BadInput(
             name: "--replacements over 1 MiB (sparse)", exitCode: 64,

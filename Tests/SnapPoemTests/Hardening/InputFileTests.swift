@@ -17,7 +17,8 @@ struct InputFileTests {
         #expect(throws: SnapPoemError.notARegularFile(path: path, kind: "a FIFO (named pipe)")) {
             try ImageDecoder.decode(fileAt: path)
         }
-        #expect(throws: SnapPoemError.notARegularFile(path: path, kind: "a FIFO (named pipe)")) {
+        let replacements = "it is a FIFO (named pipe), not a regular file; a replacements file is a regular file of FIND=REPLACE lines"
+        #expect(throws: SnapPoemError.unreadableFile(path: path, reason: replacements)) {
             try ReplacementsFile.load(path: path)
         }
     }
