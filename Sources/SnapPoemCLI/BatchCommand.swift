@@ -28,6 +28,7 @@ struct BatchCommand {
         if options.batch.checksManifests {
             return ManifestCheck(options: options, collection: collection, diagnostics: diagnostics).run()
         }
+        diagnostics.emit(options.deletingReplacements.map(CommandOptions.deletionWarning))
         guard let prepared = await prepare(collection, diagnostics: diagnostics) else { return diagnostics.exitCode }
         if !prepared.shape.isBatch { diagnostics.readsOneImage() }
         let read = await readAndDeliver(prepared, diagnostics: diagnostics)

@@ -25,6 +25,17 @@ extension CommandOptions {
         } catch {
             throw UsageError(message: Self.message(for: error))
         }
+        // Every value was taken by `apply`: each parses.
+        deletingReplacements = (values[.replace] ?? []).filter { (try? Replacement(parsing: $0))?.replacement.isEmpty == true }
+    }
+
+    /// The warning for a `--replace FIND=` with nothing after `=`: FIND is deleted.
+    static func deletionWarning(_ argument: String) -> Diagnostic {
+        let find = (try? Replacement(parsing: argument))?.find ?? argument
+        return Diagnostic(
+            .warning,
+            "'--replace \(argument)' has nothing after '=': '\(find)' is deleted from the poem, not replaced (an empty shell variable does this)"
+        )
     }
 
     /// The value of `--max-marks` (the command's and `serve`'s): a whole number of at least

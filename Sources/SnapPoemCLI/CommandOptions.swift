@@ -40,6 +40,9 @@ struct CommandOptions: Sendable, Equatable {
     var listLanguages = false
     /// How a batch runs: resume, worker limits, progress, verbosity (`CommandOptions+Batch.swift`).
     var batch = BatchOptions()
+    /// The `--replace` values whose REPLACE is empty (`Lenore=`): FIND is deleted from the
+    /// poem, which the command warns about (an unset shell variable gives it by mistake).
+    var deletingReplacements: [String] = []
 
     /// Gives each parsed value its type, checking ranges and consistency.
     init(_ parsed: ParsedArguments) throws(UsageError) {

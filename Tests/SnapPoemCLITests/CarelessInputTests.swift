@@ -40,4 +40,25 @@ struct CarelessInputTests {
             ), "\(run.error)")
         #expect(run.error.split(separator: "\n").first?.contains("image") == false)
     }
+
+    @Test("-r FIND= with nothing after '=' deletes FIND with a warning (none with -q); a file's empty REPLACE is deliberate")
+    func emptyReplace() async throws {
+        let image = BatchFixtures.small
+        let run = await CapturedRun.run([image, "-r", "text=", "-r", "upright=up"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(
+            run.error
+                == "snap-poem: warning: '--replace text=' has nothing after '=': 'text' is deleted from the poem, not replaced (an empty shell variable does this)\n"
+        )
+        #expect(run.output.contains("should read up,") && !run.output.contains("text"), "\(run.output)")
+        let quiet = await CapturedRun.run([image, "-r", "text=", "-q"])
+        #expect(quiet.status == 0)
+        #expect(quiet.error.isEmpty, "\(quiet.error)")
+        let folder = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(folder) }
+        let file = folder.appendingPathComponent("names.txt").path
+        try Data("# snap-poem replacements v1\ntext =\n".utf8).write(to: URL(fileURLWithPath: file))
+        let fromFile = await CapturedRun.run([image, "--replacements", file])
+        #expect(fromFile.error.isEmpty, "\(fromFile.error)")
+    }
 }
