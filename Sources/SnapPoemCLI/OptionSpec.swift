@@ -31,7 +31,9 @@ struct OptionSpec: Sendable, Equatable {
         ),
         OptionSpec(
             "replacements", value: "FILE", repeatable: true,
-            help: "Read FIND=REPLACE pairs from FILE, one a line, after the header '# snap-poem replacements v1'; '#' starts a comment."),
+            help:
+                "Read FIND=REPLACE pairs from FILE, one a line, after the header '# snap-poem replacements v1'; a line starting with '#' is a comment, but a '#' after '=' is part of REPLACE."
+        ),
         OptionSpec(
             "ignore-case", short: "i", help: "Match FIND in any letter case; the replacement takes the text's case (LENORE → ALEX)."),
         OptionSpec("substring", help: "Replace FIND inside longer words too (by default 'Lenored' is left alone)."),

@@ -61,4 +61,13 @@ struct CarelessInputTests {
         let fromFile = await CapturedRun.run([image, "--replacements", file])
         #expect(fromFile.error.isEmpty, "\(fromFile.error)")
     }
+
+    @Test("--help says when '#' starts a comment in a replacements file, and the parser agrees")
+    func commentHelp() async throws {
+        let help = await CapturedRun.run(["--help"])
+        let flat = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("a line starting with '#' is a comment, but a '#' after '=' is part of REPLACE."), "\(flat)")
+        let pairs = try ReplacementsFile.parse("# snap-poem replacements v1\n  # a comment\nLenore = Alex # my love\n", path: "names.txt")
+        #expect(pairs == [Replacement(find: "Lenore", replaceWith: "Alex # my love")])
+    }
 }
