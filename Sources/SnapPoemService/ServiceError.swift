@@ -271,7 +271,8 @@ public struct ServiceError: Error, Sendable, Equatable {
             self.init(.imageTooLarge, message: error.description)
         case .tooManyMarks:
             self.init(.tooManyMarks, message: error.description)
-        case .invalidLanguage, .languageNotAvailable, .invalidOption, .invalidEngineVariable, .invalidReplacementsFile:
+        case .invalidLanguage, .languageNotAvailable, .invalidOption, .invalidEngineVariable, .invalidReplacementsFile,
+            .regionOutsideImage:
             self.init(.badOption, message: error.description)
         case .fileTooLarge:
             self.init(.payloadTooLarge, message: error.description)

@@ -76,7 +76,7 @@ struct BatchCommandTests {
         let input = try BatchFixtures.folder(["a.jpg": BatchFixtures.small, "b.png": BatchFixtures.stanza])
         let output = try Fixtures.temporaryFolder()
         defer { BatchFixtures.remove(input, output) }
-        let message = "--region 900,100,104,300 starts outside the 803×295 image; nothing was read"
+        let message = "the region 900,100,104,300 lies outside the 803×295 image; nothing was read"
         let run = try await BinaryRun.run([input.path, "--region", "900,100,104,300", "--output-dir", output.path])
         #expect(run.status == 1, "\(run.error)")
         #expect(run.error.hasPrefix("snap-poem: error: \(input.path)/a.jpg: \(message)\n"), "\(run.error)")

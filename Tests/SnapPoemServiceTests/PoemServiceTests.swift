@@ -96,7 +96,7 @@ struct PoemServiceTests {
             ("lang=osd", "lang: language 'osd': 'osd' is Tesseract's orientation and script detection, which reads no text"),
             ("lang=eng%2Bosd", "lang: language 'eng+osd': 'osd' is Tesseract's orientation and script detection"),
             // The numbers sent, against the image sent (1004×428), not clipped and scaled ones.
-            ("region=5000,20,100,50", "region: 5000,20,100,50 starts outside the 1004×428 image"),
+            ("region=5000,20,100,50", "the region 5000,20,100,50 lies outside the 1004×428 image; nothing was read"),
             ("config=debug_file%3D%2Ftmp%2Fx", "unknown option 'config'"),
             ("tessdata=%2Ftmp", "unknown option 'tessdata'"),
         ])

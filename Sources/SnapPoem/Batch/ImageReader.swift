@@ -59,10 +59,6 @@ public struct ImageReader: Sendable {
             contentHash = hash
             let (image, facts) = try decoded.get()
             let decodeTime = clock.now - start
-            if let outside = regionOutside(image, name: name) {
-                return ImageOutcome(
-                    status: .failed(.input), diagnostics: [outside], contentHash: contentHash, totalTime: clock.now - start)
-            }
             var scanned = try await scanner.scan(image, facts: facts, name: name, progress: progress)
             scanned.timings.decode = decodeTime
             scanned.source = input.path
@@ -86,23 +82,6 @@ public struct ImageReader: Sendable {
             contentHash: contentHash, timings: poem.timings, totalTime: clock.now - start,
             coverage: poem.coverage.map(ManifestEntry.Coverage.init),
             meanConfidence: poem.page.meanConfidence, hasText: poem.page.hasText)
-    }
-}
-
-extension ImageReader {
-    /// The error for a `--region` that starts outside `image` (nothing of it lies on the
-    /// image), in the numbers as given and naming the file; nil when it is on the image or
-    /// there is none. One image's failure, counted as an input's (the same region may fit
-    /// the batch's other images): it is checked here, against the decoded image whose
-    /// pixels the region is given in, before the scanner clips and scales it.
-    func regionOutside(_ image: PoemImage, name: String) -> Diagnostic? {
-        guard let region = scanner.configuration.recognition.regionOfInterest, image.width > 0, image.height > 0,
-            region.left >= image.width || region.top >= image.height || region.right <= 0 || region.bottom <= 0
-        else { return nil }
-        return Diagnostic(
-            .error,
-            "--region \(region.left),\(region.top),\(region.width),\(region.height) starts outside the \(image.width)×\(image.height) image; nothing was read",
-            subject: name, category: .input)
     }
 }
 

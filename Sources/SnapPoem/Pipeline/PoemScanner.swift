@@ -160,6 +160,13 @@ public final class PoemScanner: Sendable {
         progress: (@Sendable (Int) -> Void)?
     ) async throws(SnapPoemError) -> ScannedPoem {
         if Task.isCancelled { throw .cancelled(path: name) }
+        // A region is judged in the numbers given, against the image they were given for,
+        // before any work (further on it is clipped and scaled to the prepared image).
+        if let region = configuration.recognition.regionOfInterest, image.width > 0, image.height > 0,
+            region.left >= image.width || region.top >= image.height || region.right <= 0 || region.bottom <= 0
+        {
+            throw .regionOutsideImage(path: name, region: region, width: image.width, height: image.height)
+        }
         let clock = ContinuousClock()
         let options = configuration.preprocessing
         let preprocessStart = clock.now
@@ -171,15 +178,6 @@ public final class PoemScanner: Sendable {
 
         var recognition = configuration.recognition
         if var region = recognition.regionOfInterest, image.width > 0, image.height > 0 {
-            // Refused in the numbers that were given, against the image they were given for
-            // (past this point they are clipped and scaled to the prepared image).
-            guard region.left < image.width, region.top < image.height else {
-                throw .invalidOption(
-                    option: "region",
-                    reason:
-                        "\(region.left),\(region.top),\(region.width),\(region.height) starts outside the \(image.width)×\(image.height) image"
-                )
-            }
             // The region is given in the decoded image's pixels; Tesseract sees the prepared
             // one. Clipped first, so that scaling cannot overflow.
             region.left = min(max(region.left, 0), image.width)

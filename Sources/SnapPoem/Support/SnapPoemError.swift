@@ -64,6 +64,10 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// and on a page of scattered specks it grows far faster than their number (see
     /// `RecognitionOptions.defaultMarkLimit`). Nothing was recognised.
     case tooManyMarks(path: String, marks: Int, limit: Int)
+    /// `RecognitionOptions.regionOfInterest`, as given, lies wholly outside the decoded
+    /// `width`×`height` image at `path`: nothing of it can be read. One image's failure (the
+    /// same region may fit a batch's other images), found before the image is prepared.
+    case regionOutsideImage(path: String, region: BoundingBox, width: Int, height: Int)
 
     /// A one-line, human-readable explanation naming the file (or option) and the problem.
     /// Control characters from file names or option values (a line break in a name) are
@@ -121,6 +125,9 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
             return "\(path): the input \(size), over the limit of \(ByteCount.describe(limit)); nothing was decoded"
         case .outOfMemory(let path, let stage):
             return "\(path): out of memory while \(stage); free memory, raise the process's memory limit, or scale the image down"
+        case .regionOutsideImage(let path, let region, let width, let height):
+            return
+                "\(path): the region \(region.left),\(region.top),\(region.width),\(region.height) lies outside the \(width)×\(height) image; nothing was read"
         case .tooManyMarks(let path, let marks, let limit):
             return
                 "\(path): the page has \(marks) separate marks, over the limit of \(limit); Tesseract's layout analysis of so many cannot be stopped, so nothing was read: crop the photo to the text, or raise the limit"
