@@ -89,16 +89,10 @@ public struct EmailDraftExporter: PoemExporter {
             + "Content-Language: \(language)\r\n\r\n" + body
     }
 
-    /// 16 hex digits from FNV-1a over `text`: a boundary that differs between messages yet is
-    /// the same for the same Message-ID. A boundary starting with `=_` can never occur in
+    /// `text`'s `ShortFingerprint`: a boundary that differs between messages yet is the same
+    /// for the same Message-ID. A boundary starting with `=_` can never occur in
     /// quoted-printable text, where `=` is always followed by two hex digits or a line break.
     static func fingerprint(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        ShortFingerprint.of(text)
     }
 }

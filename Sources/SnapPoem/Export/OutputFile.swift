@@ -355,17 +355,10 @@ enum TemporaryName {
         return names.contains { key(for: $0) == parts[0] }
     }
 
-    /// 16 hex digits of FNV-1a (64 bits) over the name's UTF-8 bytes: the same in every run
-    /// (Swift's `Hasher` is seeded per process), and a collision costs at most a leftover
-    /// temporary file removed a run early.
+    /// The name's `ShortFingerprint`: the same in every run, and a collision costs at most a
+    /// leftover temporary file removed a run early.
     static func key(for name: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        ShortFingerprint.of(name)
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
