@@ -165,7 +165,9 @@ public final class PoemScanner: Sendable {
         if let region = configuration.recognition.regionOfInterest, image.width > 0, image.height > 0,
             region.left >= image.width || region.top >= image.height || region.right <= 0 || region.bottom <= 0
         {
-            throw .regionOutsideImage(path: name, region: region, width: image.width, height: image.height)
+            throw .regionOutsideImage(
+                path: name, x: region.left, y: region.top, width: region.width, height: region.height, imageWidth: image.width,
+                imageHeight: image.height)
         }
         let clock = ContinuousClock()
         let options = configuration.preprocessing

@@ -64,10 +64,11 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// and on a page of scattered specks it grows far faster than their number (see
     /// `RecognitionOptions.defaultMarkLimit`). Nothing was recognised.
     case tooManyMarks(path: String, marks: Int, limit: Int)
-    /// `RecognitionOptions.regionOfInterest`, as given, lies wholly outside the decoded
-    /// `width`×`height` image at `path`: nothing of it can be read. One image's failure (the
-    /// same region may fit a batch's other images), found before the image is prepared.
-    case regionOutsideImage(path: String, region: BoundingBox, width: Int, height: Int)
+    /// `RecognitionOptions.regionOfInterest`, as given (`x`, `y`, `width`, `height`), lies
+    /// wholly outside the decoded `imageWidth`×`imageHeight` image at `path`: nothing of it
+    /// can be read. One image's failure (the same region may fit a batch's other images),
+    /// found before the image is prepared.
+    case regionOutsideImage(path: String, x: Int, y: Int, width: Int, height: Int, imageWidth: Int, imageHeight: Int)
 
     /// A one-line, human-readable explanation naming the file (or option) and the problem.
     /// Control characters from file names or option values (a line break in a name) are
@@ -125,9 +126,9 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
             return "\(path): the input \(size), over the limit of \(ByteCount.describe(limit)); nothing was decoded"
         case .outOfMemory(let path, let stage):
             return "\(path): out of memory while \(stage); free memory, raise the process's memory limit, or scale the image down"
-        case .regionOutsideImage(let path, let region, let width, let height):
+        case .regionOutsideImage(let path, let x, let y, let width, let height, let imageWidth, let imageHeight):
             return
-                "\(path): the region \(region.left),\(region.top),\(region.width),\(region.height) lies outside the \(width)×\(height) image; nothing was read"
+                "\(path): the region \(x),\(y),\(width),\(height) lies outside the \(imageWidth)×\(imageHeight) image; nothing was read"
         case .tooManyMarks(let path, let marks, let limit):
             return
                 "\(path): the page has \(marks) separate marks, over the limit of \(limit); Tesseract's layout analysis of so many cannot be stopped, so nothing was read: crop the photo to the text, or raise the limit"
