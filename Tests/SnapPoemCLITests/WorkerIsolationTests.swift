@@ -55,7 +55,10 @@ struct WorkerIsolationTests {
             [input.path, "--output-dir", output.path, "-j", "1", "--worker-memory", "1024"], environment: Self.faults("memory:a.jpg"))
         #expect(run.status == 1)
         let manifest = try BatchFixtures.manifest(output)
-        #expect(manifest["a.jpg"]?["error"] as? String == "\(input.path)/a.jpg: worker crashed: signal 6 (SIGABRT, aborted)")
+        #expect(
+            manifest["a.jpg"]?["error"] as? String
+                == "\(input.path)/a.jpg: worker crashed: signal 6 (SIGABRT, aborted), after an allocation failed under the worker memory limit of 1024 MB (--worker-memory raises it)"
+        )
         let messages = manifest["a.jpg"]?["messages"] as? [String] ?? []
         #expect(messages.contains { $0.hasPrefix("injected runaway memory: allocation failed after") }, "\(messages)")
         #expect(manifest["b.jpg"]?["status"] as? String == "ok", "the next worker reads on")

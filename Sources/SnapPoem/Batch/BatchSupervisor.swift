@@ -270,6 +270,8 @@ private struct SupervisedRun {
                             "the worker broke the batch protocol, sending \(sent)"
                         } else {
                             ExitStatus.describe(status)
+                                + ExitStatus.memoryHint(
+                                    status: status, printed: printed, limit: supervisor.configuration.memoryLimit)
                         }
                     await onOutcome(job, .failed(.workerFailed(path: job.input.path, reason: reason), printed: printed))
                 }

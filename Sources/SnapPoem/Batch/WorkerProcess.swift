@@ -252,6 +252,21 @@ enum ExitStatus {
         return "worker crashed: signal \(signal) (\(name)\(description))"
     }
 
+    /// What to add to `describe(status)` when a worker that ran under a memory limit of
+    /// `limit` bytes died by a signal after saying that an allocation failed (C++'s
+    /// `std::bad_alloc`, Swift's "could not allocate memory", a library's "out of memory"):
+    /// the limit, and the option that raises it. Empty otherwise: a crash that printed no
+    /// such thing is not blamed on memory.
+    static func memoryHint(status: Int32, printed: [String], limit: Int?) -> String {
+        guard isSignal(status), status & 0x7F != SIGKILL, let limit else { return "" }
+        let saysMemory = printed.contains { line in
+            let lower = line.lowercased()
+            return ["bad_alloc", "allocat", "out of memory"].contains { lower.contains($0) }
+        }
+        guard saysMemory else { return "" }
+        return ", after an allocation failed under the worker memory limit of \(limit >> 20) MB (--worker-memory raises it)"
+    }
+
     /// Whether the process ended by a signal rather than by exiting.
     static func isSignal(_ status: Int32) -> Bool { status & 0x7F != 0 }
 }
