@@ -41,16 +41,33 @@ constexpr size_t kMessageBytes = 240;
 
 thread_local std::vector<std::string> kept;
 thread_local size_t dropped = 0;
+// The format the calling thread is decoding ("PNG"), empty when it is not decoding.
+thread_local char decoder[16] = "";
 std::atomic<bool> passesThrough{false};
+
+// Prints `text` as a passed-through message: while a decoder is named, in the words the
+// decoder's warnings use ("the PNG decoder said: tEXt: CRC error", libpng's own prefix
+// dropped), otherwise as the library printed it.
+void print(const char *text) noexcept {
+    if (decoder[0] == '\0') {
+        fprintf(stderr, "%s\n", text);
+        return;
+    }
+    for (const char *prefix : {"libpng warning: ", "libpng error: "}) {
+        size_t length = strlen(prefix);
+        if (strncmp(text, prefix, length) == 0) {
+            text += length;
+            break;
+        }
+    }
+    fprintf(stderr, "the %s decoder said: %s\n", decoder, text);
+}
 
 // Keeps `text` (a line without its newline) for the calling thread, and prints it when
 // messages pass through. Never throws: it runs inside C callbacks, out of memory included.
 void note(const char *text) noexcept {
     if (text == nullptr) return;
-    if (passesThrough.load(std::memory_order_relaxed)) {
-        fputs(text, stderr);
-        fputc('\n', stderr);
-    }
+    if (passesThrough.load(std::memory_order_relaxed)) print(text);
     if (kept.size() >= kKeptMessages) {
         ++dropped;
         return;
@@ -159,6 +176,14 @@ int snap_poem_codec_messages_pass_through_enabled(void) { return passesThrough.l
 void snap_poem_codec_messages_clear(void) {
     kept.clear();
     dropped = 0;
+}
+
+void snap_poem_codec_messages_decoding(const char *format) {
+    if (format == nullptr) {
+        decoder[0] = '\0';
+        return;
+    }
+    snprintf(decoder, sizeof decoder, "%s", format);
 }
 
 size_t snap_poem_codec_messages_count(void) { return kept.size(); }

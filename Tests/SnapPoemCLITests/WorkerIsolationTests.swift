@@ -80,11 +80,11 @@ struct WorkerIsolationTests {
         #expect(run.error.contains("snap-poem: error: \(input.path)/bomb.jpg: over the per-image limit of 10 s\n"))
         // libjpeg's complaint about the repeated scans, printed before the worker was stopped.
         let messages = manifest["bomb.jpg"]?["messages"] as? [String] ?? []
-        #expect(messages.contains { $0.hasPrefix("Inconsistent progression sequence") }, "\(messages)")
-        #expect(run.error.contains("snap-poem: warning: \(input.path)/bomb.jpg: Inconsistent progression sequence"))
+        #expect(messages.contains { $0.hasPrefix("the JPEG decoder said: Inconsistent progression sequence") }, "\(messages)")
+        #expect(run.error.contains("snap-poem: warning: \(input.path)/bomb.jpg: the JPEG decoder said: Inconsistent progression sequence"))
     }
 
-    @Test("The codecs' own messages are tied to the file they belong to, on standard error and in the manifest")
+    @Test("The codecs' own messages are tied to the file they belong to, on standard error and in the manifest, in the words of a single image's warnings")
     func codecMessages() async throws {
         let input = try BatchFixtures.folder([
             "a.jpg": Fixtures.sample("formats/truncated.jpg"), "b.png": Fixtures.sample("formats/truncated.png"),
@@ -94,12 +94,13 @@ struct WorkerIsolationTests {
         defer { BatchFixtures.remove(input, output) }
         let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "2"])
         #expect(run.status == 1)
-        #expect(run.error.contains("snap-poem: warning: \(input.path)/a.jpg: Premature end of JPEG file\n"), "\(run.error)")
-        #expect(run.error.contains("snap-poem: warning: \(input.path)/b.png: libpng error: "), "\(run.error)")
+        #expect(run.error.contains("snap-poem: warning: \(input.path)/a.jpg: the JPEG decoder said: Premature end of JPEG file\n"), "\(run.error)")
+        #expect(run.error.contains("snap-poem: warning: \(input.path)/b.png: the PNG decoder said: "), "\(run.error)")
+        #expect(!run.error.contains("libpng error"), "libpng's own prefix is dropped: \(run.error)")
         let lines = run.error.split(separator: "\n")
         #expect(lines.allSatisfy { $0.hasPrefix("snap-poem: ") }, "no line without its file: \(run.error)")
         let manifest = try BatchFixtures.manifest(output)
-        #expect(manifest["a.jpg"]?["messages"] as? [String] == ["Premature end of JPEG file"])
+        #expect(manifest["a.jpg"]?["messages"] as? [String] == ["the JPEG decoder said: Premature end of JPEG file"])
         #expect(manifest["c.jpg"]?["messages"] as? [String] == [])
     }
 

@@ -4,18 +4,24 @@ import CTesseractShim
 /// (`Sources/CTesseractShim/CodecMessages.cpp`): libpng's, libjpeg's and libtiff's messages
 /// and Leptonica's own, which would otherwise be printed by the libraries, untagged.
 ///
-/// The decoder clears them before it decodes and collects them after: an image that decodes
+/// The decoder clears them before it decodes (`decoding`) and collects them after: an image that decodes
 /// carries them as warnings that name the file ("the JPEG decoder said: Corrupt JPEG data:
 /// …"), printed, counted and silenced by `--quiet` like every other warning. A batch worker
-/// passes them through to its standard error instead (`passThrough()`), where its supervisor
-/// ties them to the image in flight even when the worker is stopped mid-decode.
+/// passes them through to its standard error instead (`passThrough()`), in the same words,
+/// where its supervisor ties them to the image in flight even when the worker is stopped
+/// mid-decode.
 enum CodecMessages {
-    /// Forgets what this thread's codecs said.
-    static func clear() {
+    /// Runs `body` with this thread's codec messages cleared first and the format it decodes
+    /// named (`format`, "PNG"): messages passed through meanwhile read as the decoder's
+    /// warnings do ("the PNG decoder said: …").
+    static func decoding<Result, Failure: Error>(_ format: String, _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         snap_poem_codec_messages_clear()
+        snap_poem_codec_messages_decoding(format)
+        defer { snap_poem_codec_messages_decoding(nil) }
+        return try body()
     }
 
-    /// What this thread's codecs said since `clear()`: at most 8 messages of at most 240
+    /// What this thread's codecs said since `decoding` began: at most 8 messages of at most 240
     /// bytes, then a count of the rest. Empty when messages pass through (they were printed).
     static func collect() -> [String] {
         guard snap_poem_codec_messages_pass_through_enabled() == 0 else { return [] }
@@ -37,7 +43,8 @@ enum CodecMessages {
     }
 
     /// From now on, every codec message of this process is also written to standard error as
-    /// it comes, as the libraries would print it (for batch workers).
+    /// it comes (for batch workers): in the decoder's words while one decodes (`decoding`),
+    /// otherwise as the library would print it.
     static func passThrough() {
         snap_poem_codec_messages_pass_through(1)
     }

@@ -60,12 +60,13 @@ public enum ImageDecoder {
         let (format, header, pageCountFound, decodable) = try inspect(data: data, name: name, limits: limits)
         var pageCount = pageCountFound
         func read() -> (PixImage?, Int32) {
-            CodecMessages.clear()
-            errno = 0
-            let decoded = decodable.withUnsafeBytes { raw in
-                PixImage.taking(pixReadMem(raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
+            CodecMessages.decoding(format.displayName) { () -> (PixImage?, Int32) in
+                errno = 0
+                let decoded = decodable.withUnsafeBytes { raw in
+                    PixImage.taking(pixReadMem(raw.bindMemory(to: UInt8.self).baseAddress, raw.count))
+                }
+                return (decoded, errno)
             }
-            return (decoded, errno)
         }
         var (decoded, decodeError) = read()
         // errno is only Leptonica's hint: a failure with ENOMEM is read once more before it
