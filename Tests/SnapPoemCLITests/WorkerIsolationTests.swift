@@ -84,7 +84,9 @@ struct WorkerIsolationTests {
         #expect(run.error.contains("snap-poem: warning: \(input.path)/bomb.jpg: the JPEG decoder said: Inconsistent progression sequence"))
     }
 
-    @Test("The codecs' own messages are tied to the file they belong to, on standard error and in the manifest, in the words of a single image's warnings")
+    @Test(
+        "The codecs' own messages are tied to the file they belong to, on standard error and in the manifest, in a single image's words"
+    )
     func codecMessages() async throws {
         let input = try BatchFixtures.folder([
             "a.jpg": Fixtures.sample("formats/truncated.jpg"), "b.png": Fixtures.sample("formats/truncated.png"),
@@ -94,7 +96,8 @@ struct WorkerIsolationTests {
         defer { BatchFixtures.remove(input, output) }
         let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "-j", "2"])
         #expect(run.status == 1)
-        #expect(run.error.contains("snap-poem: warning: \(input.path)/a.jpg: the JPEG decoder said: Premature end of JPEG file\n"), "\(run.error)")
+        let premature = "snap-poem: warning: \(input.path)/a.jpg: the JPEG decoder said: Premature end of JPEG file\n"
+        #expect(run.error.contains(premature), "\(run.error)")
         #expect(run.error.contains("snap-poem: warning: \(input.path)/b.png: the PNG decoder said: "), "\(run.error)")
         #expect(!run.error.contains("libpng error"), "libpng's own prefix is dropped: \(run.error)")
         let lines = run.error.split(separator: "\n")
