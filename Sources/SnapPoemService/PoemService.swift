@@ -329,7 +329,7 @@ public final class PoemService: Sendable {
         let result: Result<ScannedPoem, SnapPoemError>
         do throws(SnapPoemError) {
             let scanner = try await lease.worker.scanner(for: configuration)
-            result = .success(try await scanner.scan(imageData: upload.image, name: upload.name))
+            result = .success(try await scanner.scan(imageData: upload.image, name: upload.name, borrowing: lease.loan))
         } catch {
             result = .failure(error)
         }

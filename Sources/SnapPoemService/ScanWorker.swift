@@ -9,7 +9,8 @@ import SnapPoem
 /// requests; the least recently used one is dropped beyond `capacity`.
 actor ScanWorker {
     /// The scanner loaded at start, with the service's own engine settings: never dropped.
-    private let initial: PoemScanner
+    /// Its engine is what the worker lends (`ScanWorkerPool`).
+    nonisolated let initial: PoemScanner
     /// Scanners loaded for requests with other engine settings, most recently used last.
     private var others: [PoemScanner] = []
     /// How many engine configurations this worker keeps loaded.

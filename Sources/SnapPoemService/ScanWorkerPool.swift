@@ -1,3 +1,5 @@
+import SnapPoem
+
 import Synchronization
 
 /// The service's workers and the bounded queue in front of them.
@@ -9,8 +11,12 @@ import Synchronization
 /// A worker comes back only once its engines have stopped (`release`): a time limit or a
 /// cancellation answers a request while Tesseract may still be in its layout analysis, and
 /// an engine handed out then would make the next request wait behind work it never asked
-/// for. The invariant holds per worker, so a lease may hold several (a request reading with
-/// more than one idle engine releases each as its own engine stops).
+/// for. The invariant holds per worker, so a lease may hold several.
+///
+/// A request that finds another worker idle and nobody waiting borrows that worker's engine
+/// too (`Lease.loan`, an `EngineLoan`): its lines are read by two engines at once. The
+/// next request to arrive takes the lent worker back; the loan ends within the line the
+/// lent engine is reading, and the worker goes to that request.
 actor ScanWorkerPool {
     /// Why a request got no worker.
     enum Refusal: Error {
@@ -28,6 +34,14 @@ actor ScanWorkerPool {
         let workers: [ScanWorker]
         /// The first worker, which reads the request's image.
         var worker: ScanWorker { workers[0] }
+        /// The engine of an idle worker, lent to this request until another one needs it.
+        var loan: EngineLoan?
+    }
+
+    /// A worker lent out, and its loan.
+    private struct LentWorker {
+        let worker: ScanWorker
+        let loan: EngineLoan
     }
 
     private struct Waiter {
@@ -36,6 +50,15 @@ actor ScanWorkerPool {
     }
 
     private var idle: [ScanWorker]
+    /// Workers whose engines are lent, by loan.
+    private var lent: [ObjectIdentifier: LentWorker] = [:]
+    /// Lent workers on their way back to waiting requests: each makes room for one more
+    /// waiter.
+    private var reclaiming = 0
+    /// Whether an idle worker's engine is lent to a lone request: not without a queue, where
+    /// a request that finds every worker busy is refused at once instead of waiting for one
+    /// to come back.
+    let lends: Bool
     private var waiters: [Waiter] = []
     private var nextWaiterID: UInt64 = 0
     /// All workers, idle or busy.
@@ -55,10 +78,13 @@ actor ScanWorkerPool {
     /// stopping), readable without awaiting the actor (for `Retry-After`).
     nonisolated let busySince = Mutex<[ObjectIdentifier: ContinuousClock.Instant]>([:])
 
-    init(workers: [ScanWorker], queueLimit: Int) {
+    /// A pool of `workers` with room for `queueLimit` waiting requests, lending idle
+    /// workers' engines to lone requests when `lends` (and the queue has room).
+    init(workers: [ScanWorker], queueLimit: Int, lends: Bool = true) {
         idle = workers
         size = workers.count
         self.queueLimit = max(0, queueLimit)
+        self.lends = lends && queueLimit > 0
     }
 
     /// Whether every worker is finishing work its request no longer waits for: a new request
@@ -77,9 +103,26 @@ actor ScanWorkerPool {
         if let worker = idle.popLast() {
             busy.add(1, ordering: .relaxed)
             busySince.withLock { $0[ObjectIdentifier(worker)] = .now }
-            return Lease(workers: [worker])
+            var lease = Lease(workers: [worker])
+            if lends, waiters.isEmpty, let lender = idle.popLast() {
+                busy.add(1, ordering: .relaxed)
+                busySince.withLock { $0[ObjectIdentifier(lender)] = .now }
+                let loan = EngineLoan(lending: lender.initial)
+                lent[ObjectIdentifier(loan)] = LentWorker(worker: lender, loan: loan)
+                lease.loan = loan
+            }
+            return lease
         }
-        guard waiters.count < queueLimit else { throw .queueFull }
+        // A worker lent to another request comes back for this one, after its line.
+        if let (key, taken) = lent.first {
+            lent[key] = nil
+            reclaiming += 1
+            Task {
+                await self.giveBack(taken)
+                self.reclaimed()
+            }
+        }
+        guard waiters.count < queueLimit + reclaiming else { throw .queueFull }
         nextWaiterID += 1
         let id = nextWaiterID
         let timer = limit.map { limit in
@@ -106,6 +149,9 @@ actor ScanWorkerPool {
     /// its own, counted as `stopping` meanwhile. Returns without waiting for a stopping
     /// engine, so the answer does not wait for it either.
     func release(_ lease: Lease) async {
+        if let loan = lease.loan, let taken = lent.removeValue(forKey: ObjectIdentifier(loan)) {
+            await giveBack(taken)
+        }
         for worker in lease.workers {
             if await worker.enginesIdle {
                 checkIn(worker)
@@ -120,6 +166,17 @@ actor ScanWorkerPool {
             }
         }
     }
+
+    /// Takes a lent worker's engine back and returns the worker, as `release` returns a
+    /// lease's (once its engines have stopped). The caller removed it from `lent` first, so
+    /// that it comes back once.
+    private func giveBack(_ taken: LentWorker) async {
+        await taken.loan.takeBack()
+        await release(Lease(workers: [taken.worker]))
+    }
+
+    /// Counts a reclaimed worker as back (its waiter has it, or it is idle).
+    private func reclaimed() { reclaiming -= 1 }
 
     /// Returns a worker whose engines are idle: the longest-waiting request gets it, or it
     /// becomes idle.

@@ -23,6 +23,7 @@ final class LineQueue: Sendable {
         var leadingRead = 0
         var stopped = false
         var decided = false
+        var closed: Set<End> = []
     }
 
     /// The page's line boxes, in reading order.
@@ -43,10 +44,10 @@ final class LineQueue: Sendable {
     }
 
     /// The next line for an engine reading from `end`: its position and box; nil when none
-    /// is left, or the decision stopped the reading.
+    /// is left, the decision stopped the reading, or `end` was closed.
     func take(from end: End) -> (position: Int, box: BoundingBox)? {
         let position = state.withLock { state -> Int? in
-            guard !state.stopped else { return nil }
+            guard !state.stopped, !state.closed.contains(end) else { return nil }
             if state.nextLeading < leading {
                 state.nextLeading += 1
                 return state.nextLeading - 1
@@ -62,6 +63,12 @@ final class LineQueue: Sendable {
             }
         }
         return position.map { ($0, boxes[$0]) }
+    }
+
+    /// Hands no more lines to the engine reading from `end` (an engine taken back,
+    /// `EngineLoan`); the engine at the other end reads the rest.
+    func close(_ end: End) {
+        state.withLock { _ = $0.closed.insert(end) }
     }
 
     /// Records the reading of the line at `position`.

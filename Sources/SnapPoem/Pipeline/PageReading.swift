@@ -186,7 +186,16 @@ struct PageReading {
             if let doubtful, Self.startsBadly(leadingLines, below: doubtful) { return false }
             return !judgesLanguage || PoemLanguage.judge(Self.text(of: leadingLines)) != .french
         }
-        timedOut = try await Self.read(queue, image: image, with: workers, options: options, deadline: deadline, name: name)
+        // A lone engine reads with the engine an idle scanner lends (`EngineLoan`), until its
+        // owner takes it back between two lines.
+        let loan = workers.count == 1 ? EngineLoan.current : nil
+        if let loan, let lent = loan.beginReading(queue, configuration: engines.primary.configuration) {
+            defer { loan.endReading() }
+            report.engines = 2
+            timedOut = try await Self.read(queue, image: image, with: workers + [lent], options: options, deadline: deadline, name: name)
+        } else {
+            timedOut = try await Self.read(queue, image: image, with: workers, options: options, deadline: deadline, name: name)
+        }
         var lines = queue.lines
         if let doubtful, !timedOut, queue.stoppedAfterLeading, Self.startsBadly(first.compactMap { lines[$0] }, below: doubtful) {
             report.stoppedEarly = .doubtfulStart

@@ -50,4 +50,25 @@ extension PoemScanner {
         poem.timings.decode = decodeTime
         return poem
     }
+
+    /// `scan(imageData:name:progress:)`, reading the page's lines with the engine `loan` lends
+    /// as well as this scanner's own, until the loan is taken back (`EngineLoan`); nil reads
+    /// as `scan(imageData:name:progress:)` does. The text is the same either way.
+    ///
+    /// - Throws: `SnapPoemError` as for `scan(imageData:name:progress:)`.
+    public func scan(
+        imageData: Data,
+        name: String = "image",
+        borrowing loan: EngineLoan?,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws(SnapPoemError) -> ScannedPoem {
+        let result: Result<ScannedPoem, SnapPoemError> = await EngineLoan.$current.withValue(loan) {
+            do throws(SnapPoemError) {
+                return .success(try await scan(imageData: imageData, name: name, progress: progress))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
 }
