@@ -13,10 +13,19 @@ import Synchronization
 /// settings differ from the borrower's (`ScanConfiguration.engine`) is not used.
 ///
 /// ```swift
-/// let loan = EngineLoan(lending: idleScanner)
+/// import Foundation
+/// import SnapPoem
+///
+/// var oneEngine = ScanConfiguration()
+/// oneEngine.recognitionEngines = 1
+/// let scanner = try await PoemScanner(configuration: oneEngine)
+/// let idle = try await PoemScanner(configuration: oneEngine)
+/// let upload = try Data(contentsOf: URL(fileURLWithPath: "poem.jpg"))
+/// let loan = EngineLoan(lending: idle)
 /// async let poem = scanner.scan(imageData: upload, name: "poem.jpg", borrowing: loan)
-/// // … when idleScanner is wanted for another request:
+/// // … when `idle` is wanted for another request:
 /// await loan.takeBack()
+/// print(try await poem.text)
 /// ```
 public final class EngineLoan: Sendable {
     /// The lent engine.
