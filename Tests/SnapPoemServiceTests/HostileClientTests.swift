@@ -61,11 +61,8 @@ struct HostileClientTests {
             let idle = try (0..<16).map { _ in try RawHTTPClient.connect(port: port, timeout: 30, from: "127.0.0.2") }
             defer { idle.forEach { close($0) } }
             try await Task.sleep(for: .milliseconds(300))
-            let probe = try await RawHTTPClient.exchange(
-                port: port, request: Data("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), from: "127.0.0.2")
+            let (probe, upload) = try await Self.probeAndUpload(port: port, from: "127.0.0.2")
             #expect(probe.status == 200, "\(probe.text)")
-            let upload = try await RawHTTPClient.post(
-                port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza), from: "127.0.0.2")
             #expect(upload.status == 200, "\(upload.text)")
             let metrics = try await RawHTTPClient.get(port: port, "/metrics").text
             #expect((Self.gauge("snap_poem_connections_evicted_total", in: metrics) ?? 0) >= 1, "\(metrics)")
@@ -85,11 +82,8 @@ struct HostileClientTests {
             }
             defer { holders.forEach { close($0) } }
             try await Task.sleep(for: .milliseconds(300))
-            let probe = try await RawHTTPClient.exchange(
-                port: port, request: Data("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), from: "127.0.0.2")
+            let (probe, upload) = try await Self.probeAndUpload(port: port, from: "127.0.0.2")
             #expect(probe.status == 200, "\(probe.text)")
-            let upload = try await RawHTTPClient.post(
-                port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza), from: "127.0.0.2")
             #expect(upload.status == 429, "\(upload.status) \(upload.text)")
             #expect(upload.text.contains("already has 16 connections with a request under way"), "\(upload.text)")
             #expect(Int(upload.header("Retry-After") ?? "").map { $0 >= 1 } == true)
@@ -581,6 +575,16 @@ struct HostileClientTests {
             #expect(!log.contains("libpng"), "\(log)")
             #expect(log.contains("status=422"), "\(log)")
         }
+    }
+
+    /// A `/healthz` probe, then an upload of the stanza, from `address`, each on a connection
+    /// of its own.
+    static func probeAndUpload(port: UInt16, from address: String) async throws -> (probe: WireResponse, upload: WireResponse) {
+        let probe = try await RawHTTPClient.exchange(
+            port: port, request: Data("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), from: address)
+        let upload = try await RawHTTPClient.post(
+            port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza), from: address)
+        return (probe, upload)
     }
 
     /// The value of an unlabelled metric.
