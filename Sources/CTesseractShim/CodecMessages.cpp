@@ -45,29 +45,30 @@ thread_local size_t dropped = 0;
 thread_local char decoder[16] = "";
 std::atomic<bool> passesThrough{false};
 
-// Prints `text` as a passed-through message: while a decoder is named, in the words the
-// decoder's warnings use ("the PNG decoder said: tEXt: CRC error", libpng's own prefix
-// dropped), otherwise as the library printed it.
-void print(const char *text) noexcept {
-    if (decoder[0] == '\0') {
-        fprintf(stderr, "%s\n", text);
-        return;
-    }
+// `text` without libpng's own prefix while a decoder is named: the decoder's warning names
+// the library ("the PNG decoder said: tEXt: CRC error"). As the library wrote it otherwise.
+const char *inDecoderWords(const char *text) noexcept {
+    if (decoder[0] == '\0') return text;
     for (const char *prefix : {"libpng warning: ", "libpng error: "}) {
         size_t length = strlen(prefix);
-        if (strncmp(text, prefix, length) == 0) {
-            text += length;
-            break;
-        }
+        if (strncmp(text, prefix, length) == 0) return text + length;
     }
-    fprintf(stderr, "the %s decoder said: %s\n", decoder, text);
+    return text;
 }
 
 // Keeps `text` (a line without its newline) for the calling thread, and prints it when
-// messages pass through. Never throws: it runs inside C callbacks, out of memory included.
+// messages pass through: while a decoder is named, in the words of the decoder's warnings,
+// otherwise as the library printed it. Never throws: it runs inside C callbacks, out of
+// memory included.
 void note(const char *text) noexcept {
     if (text == nullptr) return;
-    if (passesThrough.load(std::memory_order_relaxed)) print(text);
+    text = inDecoderWords(text);
+    if (passesThrough.load(std::memory_order_relaxed)) {
+        if (decoder[0] == '\0')
+            fprintf(stderr, "%s\n", text);
+        else
+            fprintf(stderr, "the %s decoder said: %s\n", decoder, text);
+    }
     if (kept.size() >= kKeptMessages) {
         ++dropped;
         return;

@@ -74,8 +74,8 @@ int snap_poem_codec_messages_pass_through_enabled(void);
 /// Forgets the calling thread's kept codec messages.
 void snap_poem_codec_messages_clear(void);
 /// Names the format the calling thread decodes from now on ("PNG", at most 15 bytes), or
-/// none (NULL): a message passed through while a format is named is printed as the
-/// decoder's warning reads ("the PNG decoder said: …").
+/// none (NULL). While a format is named, messages are kept without libpng's own prefix, and
+/// one passed through is printed as the decoder's warning reads ("the PNG decoder said: …").
 void snap_poem_codec_messages_decoding(const char *format);
 /// How many codec messages the calling thread has kept since the last clear (at most 8).
 size_t snap_poem_codec_messages_count(void);

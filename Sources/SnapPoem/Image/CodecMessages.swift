@@ -26,16 +26,10 @@ enum CodecMessages {
     static func collect() -> [String] {
         guard snap_poem_codec_messages_pass_through_enabled() == 0 else { return [] }
         var messages = (0..<snap_poem_codec_messages_count()).compactMap { index in
+            // Kept without libpng's own prefix (`decoding`): the warning names the decoder.
             // Bytes that are not UTF-8 are replaced; control characters are escaped where a
             // warning is printed.
-            snap_poem_codec_message(index).map { message in
-                let text = String(cString: message)
-                // libpng's words are kept as it prints them; the warning names the decoder.
-                for prefix in ["libpng warning: ", "libpng error: "] where text.hasPrefix(prefix) {
-                    return String(text.dropFirst(prefix.count))
-                }
-                return text
-            }
+            snap_poem_codec_message(index).map { String(cString: $0) }
         }
         let dropped = snap_poem_codec_messages_dropped()
         if dropped > 0 { messages.append("and \(dropped) more") }
