@@ -11,7 +11,7 @@ import Synchronization
 /// A worker comes back only once its engines have stopped (`release`): a time limit or a
 /// cancellation answers a request while Tesseract may still be in its layout analysis, and
 /// an engine handed out then would make the next request wait behind work it never asked
-/// for. The invariant holds per worker, so a lease may hold several.
+/// for.
 ///
 /// A request that finds another worker idle and nobody waiting borrows that worker's engine
 /// too (`Lease.loan`, an `EngineLoan`): its lines are read by two engines at once. The
@@ -28,12 +28,10 @@ actor ScanWorkerPool {
         case waitedTooLong
     }
 
-    /// The workers one request holds; given back with `release`.
+    /// What one request holds; given back with `release`.
     struct Lease: Sendable {
-        /// The workers, at least one.
-        let workers: [ScanWorker]
-        /// The first worker, which reads the request's image.
-        var worker: ScanWorker { workers[0] }
+        /// The worker that reads the request's image.
+        let worker: ScanWorker
         /// The engine of an idle worker, lent to this request until another one needs it.
         var loan: EngineLoan?
     }
@@ -103,7 +101,7 @@ actor ScanWorkerPool {
         if let worker = idle.popLast() {
             busy.add(1, ordering: .relaxed)
             busySince.withLock { $0[ObjectIdentifier(worker)] = .now }
-            var lease = Lease(workers: [worker])
+            var lease = Lease(worker: worker)
             if lends, waiters.isEmpty, let lender = idle.popLast() {
                 busy.add(1, ordering: .relaxed)
                 busySince.withLock { $0[ObjectIdentifier(lender)] = .now }
@@ -141,38 +139,40 @@ actor ScanWorkerPool {
         } onCancel: {
             Task { await self.leave(id) }
         }
-        return Lease(workers: [try result.get()])
+        return Lease(worker: try result.get())
     }
 
-    /// Gives back the lease's workers: at once when their engines are idle (the usual case),
-    /// else each once its engines have finished everything they were given, in a task of
-    /// its own, counted as `stopping` meanwhile. Returns without waiting for a stopping
-    /// engine, so the answer does not wait for it either.
+    /// Gives back the lease's worker, and the one lent to it if it is still lent (`giveBack`).
     func release(_ lease: Lease) async {
         if let loan = lease.loan, let taken = lent.removeValue(forKey: ObjectIdentifier(loan)) {
             await giveBack(taken)
         }
-        for worker in lease.workers {
-            if await worker.enginesIdle {
-                checkIn(worker)
-                continue
-            }
-            stopping.add(1, ordering: .relaxed)
-            // Not a child of the request's task: its cancellation must not skip the wait.
-            Task.detached {
-                await worker.finishWork()
-                self.stopping.subtract(1, ordering: .relaxed)
-                await self.checkIn(worker)
-            }
+        await release(lease.worker)
+    }
+
+    /// Gives back `worker`: at once when its engines are idle (the usual case), else once they
+    /// have finished everything they were given, in a task of its own, counted as `stopping`
+    /// meanwhile. Returns without waiting for a stopping engine, so the answer does not wait
+    /// for it either.
+    private func release(_ worker: ScanWorker) async {
+        if await worker.enginesIdle {
+            checkIn(worker)
+            return
+        }
+        stopping.add(1, ordering: .relaxed)
+        // Not a child of the request's task: its cancellation must not skip the wait.
+        Task.detached {
+            await worker.finishWork()
+            self.stopping.subtract(1, ordering: .relaxed)
+            await self.checkIn(worker)
         }
     }
 
-    /// Takes a lent worker's engine back and returns the worker, as `release` returns a
-    /// lease's (once its engines have stopped). The caller removed it from `lent` first, so
-    /// that it comes back once.
+    /// Takes a lent worker's engine back and returns the worker (once its engines have
+    /// stopped). The caller removed it from `lent` first, so that it comes back once.
     private func giveBack(_ taken: LentWorker) async {
         await taken.loan.takeBack()
-        await release(Lease(workers: [taken.worker]))
+        await release(taken.worker)
     }
 
     /// Counts a reclaimed worker as back (its waiter has it, or it is idle).
