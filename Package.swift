@@ -47,7 +47,8 @@ let package = Package(
         // The HTTP server: a thin layer of libmicrohttpd under SnapPoemService.
         .target(name: "SnapPoemServer", dependencies: ["SnapPoem", "SnapPoemService", "CMicroHTTPD"]),
         // Process-wide guards armed only by the executable's entry point: a clear error when
-        // libdispatch cannot create a thread (it would retry for ever), one malloc arena.
+        // libdispatch cannot create a thread (it would retry for ever), one malloc arena under an
+        // address-space limit.
         .target(name: "CProcessGuard"),
         // The command line as a library that returns an exit code, so tests run it in-process.
         .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer", "CProcessGuard"]),

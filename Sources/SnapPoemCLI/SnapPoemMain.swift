@@ -15,9 +15,13 @@ public enum SnapPoemMain {
     /// run that reads images starts the runtime.
     public static func main() -> Never {
         ProcessStreams.prepare()
-        // One malloc arena, so that address space goes where memory goes (see
-        // `snap_poem_limit_malloc_arenas`), unless the user chose with glibc's own variable.
-        if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil {
+        // Under an address-space limit (`ulimit -v`), one malloc arena, so that address space
+        // goes where memory goes (see `snap_poem_limit_malloc_arenas`). Without one, glibc's
+        // default: the two engines reading one image's lines, and the service's workers,
+        // each allocate from an arena of their own; sharing one cost a tenth of the wall
+        // time of a single image (BENCHMARKS.md). The user may choose with glibc's own
+        // variable; batch workers get theirs from the supervisor.
+        if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil, AddressSpaceLimit.current != nil {
             _ = snap_poem_limit_malloc_arenas(1)
         }
         let console = Console.standard

@@ -33,10 +33,9 @@ enum ThreadGuard {
 
     /// The message for a thread that could not be created, naming the memory limit if any.
     static func message(error: Int32) -> String {
-        var limit = rlimit()
         var detail = error == EAGAIN ? "out of memory, or the process's thread limit reached" : String(cString: strerror(error))
-        if getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
-            detail += "; the address-space limit (ulimit -v) is \(limit.rlim_cur / (1 << 20)) MiB"
+        if let limit = AddressSpaceLimit.current {
+            detail += "; the address-space limit (ulimit -v) is \(limit / (1 << 20)) MiB"
         }
         let diagnostic = Diagnostic(.error, "cannot start a thread (\(detail)); raise the limit or free memory", category: .engine)
         return DiagnosticsEngine.lines(diagnostic).joined(separator: "\n") + "\n"
