@@ -82,8 +82,13 @@ extension ImagePreprocessor {
     }
 
     /// The work after orientation detection: quarter turn (when `applying` says the detector
-    /// found `turn` confident enough), deskew, last tone step.
+    /// found `turn` confident enough), deskew, curvature, last tone step.
     static func finish(_ stage: Stage, turn: PageOrientation?, applying: Bool) throws(SnapPoemError) -> PreparedImage {
+        try shaped(levelled(stage, turn: turn, applying: applying))
+    }
+
+    /// The first half of `finish`: quarter turn and deskew. What the curvature step measures.
+    static func levelled(_ stage: Stage, turn: PageOrientation?, applying: Bool) throws(SnapPoemError) -> Levelled {
         let options = stage.options
         var current = stage.prepared.image
         var report = stage.prepared.report
@@ -109,14 +114,38 @@ extension ImagePreprocessor {
                 }
             }
         }
-        if options.dewarps {
+        return Levelled(options: options, prepared: PreparedImage(image: current, report: report))
+    }
+
+    /// The second half of `finish`: curvature (measured, and flattened when curved), last tone
+    /// step.
+    static func shaped(_ levelled: Levelled) throws(SnapPoemError) -> PreparedImage {
+        var current = levelled.prepared.image
+        var report = levelled.prepared.report
+        if levelled.options.dewarps {
             let xHeight = report.analysis?.xHeight.map { $0 * report.scaleFactor }
             let (flattened, curvature) = try dewarped(
                 current, measuringOnCopyReducedBy: report.lineFindingReduction, xHeight: xHeight)
             report.curvature = curvature
             if curvature?.applied == true { current = flattened }
         }
-        switch options.filter {
+        return try toned(PreparedImage(image: current, report: report), filter: levelled.options.filter)
+    }
+
+    /// `shaped(levelled)` as it comes out when the page is not curved, without measuring
+    /// (the report has no curvature): the last tone step alone. `PoemScanner` analyses its
+    /// layout while `shaped` measures the curvature on another core; a page found flat (most
+    /// pages) is then this very image.
+    static func assumedFlat(_ levelled: Levelled) throws(SnapPoemError) -> PreparedImage {
+        try toned(levelled.prepared, filter: levelled.options.filter)
+    }
+
+    /// The last tone step: `adaptive` thresholds, `black-and-white` applies its table; after
+    /// the deskew so that the rotation resamples grey rather than hard black-and-white edges.
+    private static func toned(_ prepared: PreparedImage, filter: ImageFilter) throws(SnapPoemError) -> PreparedImage {
+        var current = prepared.image
+        var report = prepared.report
+        switch filter {
         case .none, .flatten: break
         case .blackAndWhite: current = try filtered(current, with: .blackAndWhite)
         case .adaptive: current = try binarized(current)
@@ -146,6 +175,15 @@ extension ImagePreprocessor {
             (width, height) = (newWidth, newHeight)
         }
         return (width, height)
+    }
+
+    /// The page turned and deskewed (`levelled`), before the curvature step and the last
+    /// tone step (`shaped`).
+    struct Levelled: Sendable {
+        /// The options being carried out.
+        var options: PreprocessingOptions
+        /// The image so far, and the report so far.
+        var prepared: PreparedImage
     }
 
     /// The pipeline's state between the two halves, while orientation detection runs.

@@ -76,6 +76,18 @@ public struct ReadingReport: Sendable, Equatable, Codable {
     }
 }
 
+/// What one layout analysis of a page found (`PageReading.layout`).
+struct LayoutAnalysis: Sendable {
+    /// The text lines in reading order, in the analysed image's pixels; nil when the time
+    /// limit passed before the analysis ended.
+    var lines: [LayoutLine]?
+    /// How many times smaller than the image the copy was that the lines were found in; nil
+    /// for the image itself.
+    var reduction: Double?
+    /// How long the analysis took.
+    var duration: Duration
+}
+
 /// Reads one prepared page the way `TessBaseAPIRecognize` does, but in steps that can be
 /// shared: layout analysis once, then the text lines, split between the scanner's engines
 /// and read in parallel, joined again in Tesseract's reading order. Tesseract's LSTM reads
@@ -118,19 +130,24 @@ struct PageReading {
     ///     it; `report.stoppedEarly` says why.
     ///   - layoutReduction: how many times smaller the copy is that layout analysis reads
     ///     (`PreprocessingReport.lineFindingReduction`); 1 for the image itself.
+    ///   - analysed: the layout analysis of `image` when it was made already (by `layout`,
+    ///     with the same options and reduction); nil to make it here.
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
-        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, layoutReduction: Double = 1
+        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, layoutReduction: Double = 1,
+        analysed: LayoutAnalysis? = nil
     ) async throws(SnapPoemError) -> (page: RecognizedPage, report: ReadingReport)? {
-        let clock = ContinuousClock()
-        let start = clock.now
         // A "line" taller than a quarter of the page (blank paper, a picture, a heading in
         // very large type) is read only at the end, from a copy of its own (`largeLines`); a
         // tall, narrow one (a tree trunk, a rule in a drawing) is not text.
-        guard
-            let (found, reducedBy) = try await layout(
-                image, reduction: layoutReduction, options: options, deadline: deadline, name: name)
-        else {
+        let analysis: LayoutAnalysis
+        if let analysed {
+            analysis = analysed
+        } else {
+            analysis = try await layout(image, reduction: layoutReduction, options: options, deadline: deadline, name: name)
+        }
+        let reducedBy = analysis.reduction
+        guard let found = analysis.lines else {
             // The time limit passed during layout analysis: nothing was read.
             let page = RecognizedPage.timedOutBeforeText(
                 imageWidth: image.width, imageHeight: image.height, renderings: options.renderings,
@@ -144,7 +161,7 @@ struct PageReading {
         // both.
         let foundBoxes = found.map(\.box)
         if doubtfulConfidence != nil, foundBoxes.count >= 3, foundBoxes.filter({ $0.height > $0.width }).count * 2 > foundBoxes.count {
-            var report = Self.report(engines: 1, lineCount: found.count, layoutTime: clock.now - start, reducedBy: reducedBy)
+            var report = Self.report(engines: 1, lineCount: found.count, layoutTime: analysis.duration, reducedBy: reducedBy)
             report.stoppedEarly = .verticalLines
             report.lineStartTurn = Self.turnFromLineStarts(foundBoxes)
             return (Self.page(of: found, lines: [], image: image, timedOut: false), report)
@@ -156,7 +173,7 @@ struct PageReading {
         // deskewed): read alone, each box holds parts of the next line. Tesseract's page
         // recognition follows such lines; it reads this page.
         if Self.linesOverlap(layout) { return nil }
-        let layoutTime = clock.now - start
+        let layoutTime = analysis.duration
         let workers = await engines.workers()
         var report = Self.report(engines: workers.count, lineCount: layout.count, layoutTime: layoutTime, reducedBy: reducedBy)
         guard !layout.isEmpty else {
@@ -376,21 +393,28 @@ struct PageReading {
     /// (`CoverageCheck.leastRereadConfidence`).
     static let leastHeadingConfidence = CoverageCheck.leastRereadConfidence
 
-    /// The primary engine's layout analysis of `image`, on a copy `reduction` times smaller
-    /// when that is more than 1 and the image is grey, with the boxes brought back to
-    /// `image`'s pixels (`ImagePreprocessor.sampledDown`: smoothing the copy, as
+    /// The layout analysis of `image` by `engine` (the primary one when nil), on a copy
+    /// `reduction` times smaller when that is more than 1 and the image is grey, with the boxes
+    /// brought back to `image`'s pixels (`ImagePreprocessor.sampledDown`: smoothing the copy, as
     /// `pixScaleToSize` does, cost as much as the smaller layout saved).
     func layout(
-        _ image: PoemImage, reduction: Double, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String
-    ) async throws(SnapPoemError) -> (lines: [LayoutLine], reduction: Double?)? {
+        _ image: PoemImage, reduction: Double, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
+        engine: Recognizer? = nil
+    ) async throws(SnapPoemError) -> LayoutAnalysis {
+        let engine = engine ?? engines.primary
+        let clock = ContinuousClock()
+        let start = clock.now
         guard image.bitsPerPixel == 8,
             let reduced = try await offload({ () throws(SnapPoemError) in
                 try ImagePreprocessor.sampledDown(image, by: reduction, minimumSide: 64)
             })
         else {
-            return try await engines.primary.layout(image, options: options, deadline: deadline, name: name).map { ($0, nil) }
+            let lines = try await engine.layout(image, options: options, deadline: deadline, name: name)
+            return LayoutAnalysis(lines: lines, reduction: nil, duration: clock.now - start)
         }
-        guard let lines = try await engines.primary.layout(reduced, options: options, deadline: deadline, name: name) else { return nil }
+        guard let lines = try await engine.layout(reduced, options: options, deadline: deadline, name: name) else {
+            return LayoutAnalysis(lines: nil, reduction: nil, duration: clock.now - start)
+        }
         let scaleX = Double(image.width) / Double(reduced.width), scaleY = Double(image.height) / Double(reduced.height)
         func enlarged(_ box: BoundingBox) -> BoundingBox {
             box.scaled(x: scaleX, y: scaleY).clipped(width: image.width, height: image.height)
@@ -398,7 +422,7 @@ struct PageReading {
         let mapped = lines.map {
             LayoutLine(block: $0.block, paragraph: $0.paragraph, box: enlarged($0.box), blockBox: enlarged($0.blockBox))
         }
-        return (mapped, (scaleX * 100).rounded() / 100)
+        return LayoutAnalysis(lines: mapped, reduction: (scaleX * 100).rounded() / 100, duration: clock.now - start)
     }
 
     /// The confidence under which a word makes its line doubtful (`hasDoubtfulWord`): such a

@@ -12,14 +12,16 @@ extension PoemScanner {
     /// page (measured: 47–48 for pages turned 180° or 270°, 85–96 for upright ones).
     public static let doubtfulConfidence = 70
 
-    /// The image steps before recognition. With a region of interest (given in the upright
-    /// image's pixels) only a change of scale can be mapped onto the region, so the page is
-    /// then neither turned, deskewed, dewarped nor keystone-corrected.
+    /// The image steps before recognition up to the curvature step: the page turned and
+    /// deskewed (`ImagePreprocessor.levelled`), for `ImagePreprocessor.shaped` to finish. With
+    /// a region of interest (given in the upright image's pixels) only a change of scale can
+    /// be mapped onto the region, so the page is then neither turned, deskewed, dewarped nor
+    /// keystone-corrected.
     ///
     /// - Throws: `SnapPoemError.outOfMemory` naming `name` when Leptonica cannot allocate.
-    func preprocess(
+    func preprocessLevelled(
         _ image: PoemImage, options: PreprocessingOptions, name: String
-    ) async throws(SnapPoemError) -> (ImagePreprocessor.Stage, PreparedImage) {
+    ) async throws(SnapPoemError) -> (ImagePreprocessor.Stage, ImagePreprocessor.Levelled) {
         let needed = MemoryHeadroom.preprocessingBytes(width: image.width, height: image.height)
         guard MemoryHeadroom.isAvailable(needed) else {
             throw .outOfMemory(
@@ -34,8 +36,10 @@ extension PoemScanner {
         }
         do throws(SnapPoemError) {
             let stage = try await offload { [options] () throws(SnapPoemError) in try ImagePreprocessor.start(image, options: options) }
-            let prepared = try await offload { () throws(SnapPoemError) in try ImagePreprocessor.finish(stage, turn: nil, applying: false) }
-            return (stage, prepared)
+            let levelled = try await offload { () throws(SnapPoemError) in
+                try ImagePreprocessor.levelled(stage, turn: nil, applying: false)
+            }
+            return (stage, levelled)
         } catch {
             throw error.naming(name)
         }
@@ -228,5 +232,74 @@ extension PoemScanner {
             tried.better = (turned, second, reading)
         }
         return tried
+    }
+}
+
+/// The curvature step during layout analysis: with two engines for one image, the first
+/// reading does not wait for the curvature measurement (`ImagePreprocessor.shaped`, 15–135 ms
+/// a page here) before analysing the layout; it measures on a Dispatch thread while the
+/// primary engine analyses the page as it is, which is the page to read when it is found flat
+/// (most pages are).
+extension PoemScanner {
+    /// Whether the first reading of `levelled` overlaps the curvature step with layout
+    /// analysis: the configuration reads one image with two engines (a second core is
+    /// there for it), line by line (`PageReading`, which takes a layout analysis made
+    /// before), the page is measured for curvature, it was not inverted (an inverted page is
+    /// read by Tesseract's page recognition) and no region of interest is set.
+    func overlapsCurvatureStep(_ levelled: ImagePreprocessor.Levelled) -> Bool {
+        engines.count > 1 && configuration.readsByLine && PageReading.applies(to: configuration.recognition)
+            && levelled.options.dewarps && !levelled.prepared.report.inverted
+            && configuration.recognition.regionOfInterest == nil
+    }
+
+    /// Finishes `levelled` (`ImagePreprocessor.shaped`) on a Dispatch thread while the primary
+    /// engine analyses the layout of `flat`, the same page finished as if flat
+    /// (`ImagePreprocessor.assumedFlat`). A page found curled does not wait for that analysis,
+    /// which Tesseract cannot stop: its marks are counted (`PageMarks`) and its layout
+    /// analysed by the second engine, idle until the lines are read, while the primary one
+    /// finishes the analysis of the page as it was.
+    ///
+    /// - Returns: the prepared page (whose image is `flat`'s when the page was found flat) and
+    ///   its layout analysis.
+    /// - Throws: `SnapPoemError` from either step, naming `name`.
+    func shapedDuringLayout(
+        _ levelled: ImagePreprocessor.Levelled, flat: PreparedImage, options: RecognitionOptions,
+        deadline: ContinuousClock.Instant?, name: String
+    ) async throws(SnapPoemError) -> (prepared: PreparedImage, layout: LayoutAnalysis) {
+        let reading = PageReading(engines: engines, choosesLanguage: configuration.choosesLanguage)
+        // Not a child task: a curled page goes on without waiting for it.
+        let early = Task { () -> Result<LayoutAnalysis, SnapPoemError> in
+            do throws(SnapPoemError) {
+                return .success(
+                    try await reading.layout(
+                        flat.image, reduction: flat.report.lineFindingReduction, options: options, deadline: deadline, name: name))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let shaped: PreparedImage
+        do throws(SnapPoemError) {
+            shaped = try await offload { () throws(SnapPoemError) in try ImagePreprocessor.shaped(levelled) }
+        } catch {
+            early.cancel()
+            throw error.naming(name)
+        }
+        guard shaped.report.curvature?.applied == true else {
+            let layout = await withTaskCancellationHandler {
+                await early.value
+            } onCancel: {
+                early.cancel()
+            }
+            return (PreparedImage(image: flat.image, report: shaped.report), try layout.get())
+        }
+        early.cancel()
+        let flattened = shaped.image
+        try await offload { () throws(SnapPoemError) in
+            try PageMarks.check(flattened, region: nil, limit: options.markLimit, name: name)
+        }
+        let engine = await engines.workers().last ?? engines.primary
+        let layout = try await reading.layout(
+            flattened, reduction: shaped.report.lineFindingReduction, options: options, deadline: deadline, name: name, engine: engine)
+        return (shaped, layout)
     }
 }

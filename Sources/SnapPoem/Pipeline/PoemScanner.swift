@@ -172,8 +172,18 @@ public final class PoemScanner: Sendable {
         let clock = ContinuousClock()
         let options = configuration.preprocessing
         let preprocessStart = clock.now
-        let (stage, firstPreparation) = try await preprocess(image, options: options, name: name)
-        var preparation = firstPreparation
+        let (stage, levelled) = try await preprocessLevelled(image, options: options, name: name)
+        // With two engines for one image, the curvature step runs while layout analysis does
+        // (`shapedDuringLayout`): until then the page is taken to be flat.
+        let overlapsCurvature = overlapsCurvatureStep(levelled)
+        var preparation: PreparedImage
+        do throws(SnapPoemError) {
+            preparation = try await offload { () throws(SnapPoemError) in
+                try overlapsCurvature ? ImagePreprocessor.assumedFlat(levelled) : ImagePreprocessor.shaped(levelled)
+            }
+        } catch {
+            throw error.naming(name)
+        }
         let prepared = preparation.image
         var preprocessTime = clock.now - preprocessStart
         if Task.isCancelled { throw .cancelled(path: name) }
@@ -209,10 +219,18 @@ public final class PoemScanner: Sendable {
         let deadline = recognition.timeLimit.map { recognizeStart.advanced(by: $0) }
         // With orientation detection at hand, a reading that starts badly stops at once.
         let mayStopEarly = preparation.report.rotation == 0 && configuration.preprocessing.detectsOrientation && orientationDetector != nil
+        var analysed: LayoutAnalysis?
+        if overlapsCurvature {
+            // The curvature step's time counts as recognition's, which it overlaps.
+            let overlapped = try await shapedDuringLayout(
+                levelled, flat: preparation, options: recognition, deadline: deadline, name: name)
+            preparation = overlapped.prepared
+            analysed = overlapped.layout
+        }
         var (page, reading) = try await read(
-            prepared, options: recognition, deadline: deadline, name: name, progress: progress,
+            preparation.image, options: recognition, deadline: deadline, name: name, progress: progress,
             doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil, inverted: preparation.report.inverted,
-            layoutReduction: preparation.report.lineFindingReduction)
+            layoutReduction: preparation.report.lineFindingReduction, analysed: analysed)
         var recognizeTime = clock.now - recognizeStart
         if let retry = try await retryIfTurned(
             stage: stage, first: preparation, page: page, stopped: reading?.stoppedEarly, lineStartTurn: reading?.lineStartTurn,
@@ -299,17 +317,19 @@ public final class PoemScanner: Sendable {
 
     /// Recognises a prepared image: line by line with this scanner's engines
     /// (`PageReading`) when the configuration asks for it and the lines are level, else by
-    /// one call of Tesseract's page recognition.
+    /// one call of Tesseract's page recognition. `analysed` is the layout analysis of
+    /// `image` when it was made already (`shapedDuringLayout`).
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
-        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, inverted: Bool = false, layoutReduction: Double = 1
+        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, inverted: Bool = false, layoutReduction: Double = 1,
+        analysed: LayoutAnalysis? = nil
     ) async throws(SnapPoemError) -> (RecognizedPage, ReadingReport?) {
         // Light text inverted to dark: line by line read the chalkboard sample with 6.7 % CER
         // (smudges taken for lines), Tesseract's page recognition with 1.9 %; it reads these.
         if configuration.readsByLine, PageReading.applies(to: options), !inverted,
             let read = try await PageReading(engines: engines, choosesLanguage: configuration.choosesLanguage).read(
                 image, options: options, deadline: deadline, name: name, progress: progress, doubtfulConfidence: doubtfulConfidence,
-                layoutReduction: layoutReduction)
+                layoutReduction: layoutReduction, analysed: analysed)
         {
             return (read.page, read.report)
         }

@@ -4,10 +4,13 @@ import Testing
 @testable import SnapPoem
 
 /// Issue 21: two engines read one image. After layout analysis the page's lines are split
-/// between the engines and read in parallel; the text must be that of one engine.
+/// between the engines and read in parallel; the text must be that of one engine. The
+/// curvature step runs during layout analysis; the page prepared must be that of one engine.
 @Suite("Two engines for one image")
 struct TwoEngineTests {
-    static let samples = ["Lenore.png", "photo-clean.png", "columns.png", "photo-rotated-180.png", "french/hugo-demain-clean.png"]
+    static let samples = [
+        "Lenore.png", "photo-clean.png", "columns.png", "photo-rotated-180.png", "french/hugo-demain-clean.png", "curl/lenore-lift-060.png",
+    ]
 
     @Test("Two engines give one engine's text, lines and stanzas", arguments: samples)
     func sameText(sample: String) async throws {
@@ -22,7 +25,41 @@ struct TwoEngineTests {
         #expect(b.reading?.engines == 1)
         #expect(a.text == b.text, "\(sample)")
         #expect(a.page.lines.map(\.boundingBox) == b.page.lines.map(\.boundingBox))
+        // Two engines measure the curvature during layout analysis, one after it: same result.
+        #expect(a.preprocessingReport == b.preprocessingReport, "\(sample)")
         #expect(characterErrorRate(a.text, truth: try Fixtures.groundTruth(for: sample)) <= 0.02)
+    }
+
+    @Test("The curvature step during layout analysis: a flat page keeps its layout, a curled one is flattened and analysed again")
+    func curvatureDuringLayout() async throws {
+        let scanner = try await SharedScanner.get()
+        for (sample, curled) in [("Lenore.png", false), ("curl/lenore-lift-060.png", true)] {
+            let image = try ImageDecoder.decode(fileAt: Fixtures.sample(sample)).image
+            let (_, levelled) = try await scanner.preprocessLevelled(image, options: scanner.configuration.preprocessing, name: sample)
+            #expect(scanner.overlapsCurvatureStep(levelled), "\(sample)")
+            let flat = try ImagePreprocessor.assumedFlat(levelled)
+            let overlapped = try await scanner.shapedDuringLayout(
+                levelled, flat: flat, options: scanner.configuration.recognition, deadline: nil, name: sample)
+            // What the steps one after the other give: the same image and report.
+            let sequential = try ImagePreprocessor.shaped(levelled)
+            #expect(overlapped.prepared.report == sequential.report, "\(sample)")
+            #expect(overlapped.prepared.image == sequential.image, "\(sample)")
+            #expect(sequential.report.curvature?.applied == curled, "\(sample)")
+            // The layout is that of the page to read: as it was when flat, flattened when curled
+            // (analysed again, by the second engine).
+            let again = try await PageReading(engines: scanner.engines).layout(
+                sequential.image, reduction: sequential.report.lineFindingReduction, options: scanner.configuration.recognition,
+                deadline: nil, name: sample)
+            #expect(overlapped.layout.lines == again.lines && again.lines?.isEmpty == false, "\(sample)")
+            #expect(overlapped.prepared.image == (curled ? sequential.image : flat.image), "\(sample)")
+        }
+        // One engine: nothing overlaps (a batch worker has no second core to spare).
+        var single = ScanConfiguration()
+        single.recognitionEngines = 1
+        let one = try await PoemScanner(configuration: single)
+        let image = try ImageDecoder.decode(fileAt: Fixtures.sample("Lenore.png")).image
+        let (_, levelled) = try await one.preprocessLevelled(image, options: single.preprocessing, name: "Lenore.png")
+        #expect(!one.overlapsCurvatureStep(levelled))
     }
 
     @Test("Line by line reads as Tesseract's own page recognition does")
