@@ -244,11 +244,15 @@ extension PoemScanner {
     /// Whether the first reading of `levelled` overlaps the curvature step with layout
     /// analysis: the configuration reads one image with two engines (a second core is
     /// there for it), line by line (`PageReading`, which takes a layout analysis made
-    /// before), the page is measured for curvature, it was not inverted (an inverted page is
-    /// read by Tesseract's page recognition) and no region of interest is set.
+    /// before), with no time limit, the page is measured for curvature, it was not inverted
+    /// (an inverted page is read by Tesseract's page recognition) and no region of interest
+    /// is set. Under a time limit the steps stay one after the other: the curvature step
+    /// cannot be stopped, so inside the limit's window it could hold the answer past the
+    /// limit, and outlive it with the image's memory (the service's bound on memory counts
+    /// a request's image only until its answer).
     func overlapsCurvatureStep(_ levelled: ImagePreprocessor.Levelled) -> Bool {
         engines.count > 1 && configuration.readsByLine && PageReading.applies(to: configuration.recognition)
-            && levelled.options.dewarps && !levelled.prepared.report.inverted
+            && configuration.recognition.timeLimit == nil && levelled.options.dewarps && !levelled.prepared.report.inverted
             && configuration.recognition.regionOfInterest == nil
     }
 

@@ -173,8 +173,8 @@ public final class PoemScanner: Sendable {
         let options = configuration.preprocessing
         let preprocessStart = clock.now
         let (stage, levelled) = try await preprocessLevelled(image, options: options, name: name)
-        // With two engines for one image, the curvature step runs while layout analysis does
-        // (`shapedDuringLayout`): until then the page is taken to be flat.
+        // With two engines for one image and no time limit, the curvature step runs while
+        // layout analysis does (`shapedDuringLayout`): until then the page is taken to be flat.
         let overlapsCurvature = overlapsCurvatureStep(levelled)
         var preparation: PreparedImage
         do throws(SnapPoemError) {

@@ -87,8 +87,8 @@ public struct StageTimings: Sendable, Equatable, Codable {
     /// Reading and decoding the file.
     public var decode: Duration
     /// Greyscale, scaling and filtering. With two engines for one image
-    /// (`ScanConfiguration.recognitionEngines`), the curvature step runs during layout
-    /// analysis and is counted in `recognize`.
+    /// (`ScanConfiguration.recognitionEngines`) and no time limit, the curvature step runs
+    /// during layout analysis and is counted in `recognize`.
     public var preprocess: Duration
     /// Tesseract's layout analysis and recognition.
     public var recognize: Duration

@@ -53,13 +53,18 @@ struct TwoEngineTests {
             #expect(overlapped.layout.lines == again.lines && again.lines?.isEmpty == false, "\(sample)")
             #expect(overlapped.prepared.image == (curled ? sequential.image : flat.image), "\(sample)")
         }
-        // One engine: nothing overlaps (a batch worker has no second core to spare).
+        // One engine: nothing overlaps (a batch worker has no second core to spare); nor under
+        // a time limit, which the curvature step cannot be stopped at.
         var single = ScanConfiguration()
         single.recognitionEngines = 1
         let one = try await PoemScanner(configuration: single)
         let image = try ImageDecoder.decode(fileAt: Fixtures.sample("Lenore.png")).image
         let (_, levelled) = try await one.preprocessLevelled(image, options: single.preprocessing, name: "Lenore.png")
         #expect(!one.overlapsCurvatureStep(levelled))
+        var limited = ScanConfiguration()
+        limited.recognition.timeLimit = .seconds(30)
+        let timed = try PoemScanner(configuration: limited, sharingEnginesWith: scanner)
+        #expect(!timed.overlapsCurvatureStep(levelled))
     }
 
     @Test("Line by line reads as Tesseract's own page recognition does")
