@@ -117,35 +117,39 @@ extension ImagePreprocessor {
         return Levelled(options: options, prepared: PreparedImage(image: current, report: report))
     }
 
-    /// The second half of `finish`: curvature (measured, and flattened when curved), last tone
-    /// step.
+    /// The second half of `finish`: curvature (`curved`), last tone step.
     static func shaped(_ levelled: Levelled) throws(SnapPoemError) -> PreparedImage {
-        var current = levelled.prepared.image
-        var report = levelled.prepared.report
-        if levelled.options.dewarps {
-            let xHeight = report.analysis?.xHeight.map { $0 * report.scaleFactor }
-            let (flattened, curvature) = try dewarped(
-                current, measuringOnCopyReducedBy: report.lineFindingReduction, xHeight: xHeight)
-            report.curvature = curvature
-            if curvature?.applied == true { current = flattened }
-        }
-        return try toned(PreparedImage(image: current, report: report), filter: levelled.options.filter)
+        try toned(curved(levelled))
+    }
+
+    /// The curvature step: the page measured, and flattened when curved (the report's
+    /// `curvature` says which).
+    static func curved(_ levelled: Levelled) throws(SnapPoemError) -> Levelled {
+        guard levelled.options.dewarps else { return levelled }
+        var result = levelled
+        let report = levelled.prepared.report
+        let xHeight = report.analysis?.xHeight.map { $0 * report.scaleFactor }
+        let (flattened, curvature) = try dewarped(
+            levelled.prepared.image, measuringOnCopyReducedBy: report.lineFindingReduction, xHeight: xHeight)
+        result.prepared.report.curvature = curvature
+        if curvature?.applied == true { result.prepared.image = flattened }
+        return result
     }
 
     /// `shaped(levelled)` as it comes out when the page is not curved, without measuring
     /// (the report has no curvature): the last tone step alone. `PoemScanner` analyses its
-    /// layout while `shaped` measures the curvature on another core; a page found flat (most
-    /// pages) is then this very image.
+    /// layout while `curved` measures the curvature on another core; a page found flat (most
+    /// pages) is then this very image, with the curvature measured.
     static func assumedFlat(_ levelled: Levelled) throws(SnapPoemError) -> PreparedImage {
-        try toned(levelled.prepared, filter: levelled.options.filter)
+        try toned(levelled)
     }
 
     /// The last tone step: `adaptive` thresholds, `black-and-white` applies its table; after
     /// the deskew so that the rotation resamples grey rather than hard black-and-white edges.
-    private static func toned(_ prepared: PreparedImage, filter: ImageFilter) throws(SnapPoemError) -> PreparedImage {
-        var current = prepared.image
-        var report = prepared.report
-        switch filter {
+    static func toned(_ levelled: Levelled) throws(SnapPoemError) -> PreparedImage {
+        var current = levelled.prepared.image
+        var report = levelled.prepared.report
+        switch levelled.options.filter {
         case .none, .flatten: break
         case .blackAndWhite: current = try filtered(current, with: .blackAndWhite)
         case .adaptive: current = try binarized(current)

@@ -236,7 +236,7 @@ extension PoemScanner {
 }
 
 /// The curvature step during layout analysis: with two engines for one image, the first
-/// reading does not wait for the curvature measurement (`ImagePreprocessor.shaped`, 15–135 ms
+/// reading does not wait for the curvature measurement (`ImagePreprocessor.curved`, 15–135 ms
 /// a page here) before analysing the layout; it measures on a Dispatch thread while the
 /// primary engine analyses the page as it is, which is the page to read when it is found flat
 /// (most pages are).
@@ -256,12 +256,13 @@ extension PoemScanner {
             && configuration.recognition.regionOfInterest == nil
     }
 
-    /// Finishes `levelled` (`ImagePreprocessor.shaped`) on a Dispatch thread while the primary
-    /// engine analyses the layout of `flat`, the same page finished as if flat
-    /// (`ImagePreprocessor.assumedFlat`). A page found curled does not wait for that analysis,
-    /// which Tesseract cannot stop: its marks are counted (`PageMarks`) and its layout
-    /// analysed by the second engine, idle until the lines are read, while the primary one
-    /// finishes the analysis of the page as it was.
+    /// Measures the curvature of `levelled` (`ImagePreprocessor.curved`) on a Dispatch thread
+    /// while the primary engine analyses the layout of `flat`, the same page finished as if
+    /// flat (`ImagePreprocessor.assumedFlat`). A flat page is `flat` with its curvature
+    /// recorded (the last tone step is done once). A page found curled does not wait for that
+    /// analysis, which Tesseract cannot stop: it gets its last tone step, its marks are counted
+    /// (`PageMarks`) and its layout analysed by the second engine, idle until the lines are
+    /// read, while the primary one finishes the analysis of the page as it was.
     ///
     /// - Returns: the prepared page (whose image is `flat`'s when the page was found flat) and
     ///   its layout analysis.
@@ -281,22 +282,30 @@ extension PoemScanner {
                 return .failure(error)
             }
         }
-        let shaped: PreparedImage
+        let curved: ImagePreprocessor.Levelled
         do throws(SnapPoemError) {
-            shaped = try await offload { () throws(SnapPoemError) in try ImagePreprocessor.shaped(levelled) }
+            curved = try await offload { () throws(SnapPoemError) in try ImagePreprocessor.curved(levelled) }
         } catch {
             early.cancel()
             throw error.naming(name)
         }
-        guard shaped.report.curvature?.applied == true else {
+        guard curved.prepared.report.curvature?.applied == true else {
             let layout = await withTaskCancellationHandler {
                 await early.value
             } onCancel: {
                 early.cancel()
             }
-            return (PreparedImage(image: flat.image, report: shaped.report), try layout.get())
+            var prepared = flat
+            prepared.report.curvature = curved.prepared.report.curvature
+            return (prepared, try layout.get())
         }
         early.cancel()
+        let shaped: PreparedImage
+        do throws(SnapPoemError) {
+            shaped = try await offload { () throws(SnapPoemError) in try ImagePreprocessor.toned(curved) }
+        } catch {
+            throw error.naming(name)
+        }
         let flattened = shaped.image
         try await offload { () throws(SnapPoemError) in
             try PageMarks.check(flattened, region: nil, limit: options.markLimit, name: name)
