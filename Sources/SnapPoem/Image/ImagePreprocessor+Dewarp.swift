@@ -71,9 +71,11 @@ extension ImagePreprocessor {
     /// is curved at all) made on a copy `reduction` times smaller, sampled, when that is more
     /// than 1: an enlarged page's lines are found at the scale it was photographed at
     /// (`PreprocessingReport.lineFindingReduction`). The curvatures are those of the full
-    /// image; a curved page is modelled at full size.
+    /// image; a curved page is modelled at full size. With `glancing`, a copy half as large
+    /// again is looked at first (`glance(at:reduction:xHeight:)`): a page flat there is
+    /// reported with that copy's figures.
     static func dewarped(
-        _ image: PoemImage, measuringOnCopyReducedBy reduction: Double, xHeight: Double? = nil
+        _ image: PoemImage, measuringOnCopyReducedBy reduction: Double, xHeight: Double? = nil, glancing: Bool = true
     ) throws(SnapPoemError) -> (image: PoemImage, curvature: PageCurvature?) {
         let gray = try grayscale(image)
         guard gray.width >= 100, gray.height >= 100 else { return (gray, nil) }
@@ -90,8 +92,13 @@ extension ImagePreprocessor {
             binaryOwner = made
             return made
         }
-        // First the shape of every line at once, from one pass of Leptonica's text line
-        // finder: a flat page (most pages) stops here.
+        // A glance at half that scale (a quarter of the pixels) settles most flat pages:
+        // lines that sag less than half of `leastSag` there are not curved at full scale.
+        if glancing, let glance = try glance(at: gray, reduction: reduction, xHeight: xHeight), glance.sag < leastSag / 2 {
+            return (gray, glance.curvature)
+        }
+        // Then the shape of every line at once, from one pass of Leptonica's text line
+        // finder: a flat page stops here.
         let first: LineFit?
         if let sampled = try sampledDown(gray, by: reduction, minimumSide: 100) {
             first = try reducedFit(gray, sampled: sampled)
@@ -132,6 +139,31 @@ extension ImagePreprocessor {
         curvature.applied = true
         return (PoemImage(pix: PixImage(taking: result)), curvature)
     }
+
+    /// The `LineFit` of a copy of `gray` twice as small as `reduction` asks, sampled; nil when
+    /// no fit is found, or the print would be smaller there than `leastGlanceXHeight` (or its
+    /// size is not known).
+    ///
+    /// Leptonica's line finder works on pages reduced to half of 300 dpi (`dewarpaCreate`'s
+    /// reduction factor 2), and the fit costs in proportion to the pixels: on the 300-dpi
+    /// scans of the held-out set 20–23 ms instead of 120–141 ms, 4–9 ms instead of 12–29 ms
+    /// on the other pages. Measured on the held-out set and every sample (BENCHMARKS.md), the
+    /// glance finds 0.8–0.9 of the sag the full fit finds on curved pages (the curl sweeps,
+    /// the book photos), never half of it; flat pages sag 0.1–2.8 px there, a few 3–6 px,
+    /// which the full fit then settles.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory`.
+    private static func glance(at gray: PoemImage, reduction: Double, xHeight: Double?) throws(SnapPoemError) -> LineFit? {
+        guard let xHeight, xHeight / (2 * reduction) >= leastGlanceXHeight,
+            let sampled = try sampledDown(gray, by: 2 * reduction, minimumSide: 100)
+        else { return nil }
+        return try reducedFit(gray, sampled: sampled)
+    }
+
+    /// The least x-height, in pixels of the reduced copy, at which `glance(at:…)` looks at a
+    /// page: the lines of the held-out set's enlarged pages measured at 8 px (16 px where
+    /// their lines are found, `PreprocessingReport.leastLineFindingXHeight`, halved).
+    static let leastGlanceXHeight = 8.0
 
     /// The `LineFit` of `sampled`, a reduced copy of `gray` thresholded as the full page is,
     /// in `gray`'s pixels.

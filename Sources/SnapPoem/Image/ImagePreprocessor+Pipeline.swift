@@ -123,14 +123,14 @@ extension ImagePreprocessor {
     }
 
     /// The curvature step: the page measured, and flattened when curved (the report's
-    /// `curvature` says which).
-    static func curved(_ levelled: Levelled) throws(SnapPoemError) -> Levelled {
+    /// `curvature` says which); `glancing` as in `dewarped(_:measuringOnCopyReducedBy:…)`.
+    static func curved(_ levelled: Levelled, glancing: Bool = true) throws(SnapPoemError) -> Levelled {
         guard levelled.options.dewarps else { return levelled }
         var result = levelled
         let report = levelled.prepared.report
         let xHeight = report.analysis?.xHeight.map { $0 * report.scaleFactor }
         let (flattened, curvature) = try dewarped(
-            levelled.prepared.image, measuringOnCopyReducedBy: report.lineFindingReduction, xHeight: xHeight)
+            levelled.prepared.image, measuringOnCopyReducedBy: report.lineFindingReduction, xHeight: xHeight, glancing: glancing)
         result.prepared.report.curvature = curvature
         if curvature?.applied == true { result.prepared.image = flattened }
         return result

@@ -42,6 +42,28 @@ struct BookPageTests {
         }
     }
 
+    /// A flat page is settled by a glance at a copy half as large (`ImagePreprocessor.glance`);
+    /// it must decide as the full measurement does on every curled render and on flat pages,
+    /// among them a curled render whose lines rise too little (20 px) to flatten, and a page
+    /// of large print over four lines.
+    @Test("The glance at half scale decides as the full measurement does")
+    func glanceAgrees() async throws {
+        let scanner = try await SharedScanner.get()
+        let curls = Self.lifts.flatMap { lift in ["lenore", "tyger"].map { String(format: "curl/\($0)-lift-%03d.png", lift) } }
+        for sample in curls + ["Lenore.png", "photo-clean.png", "columns.png", "heading-over-four-lines.png", "chanson-d-automne.png"] {
+            let image = try ImageDecoder.decode(fileAt: Fixtures.sample(sample)).image
+            let (_, levelled) = try await scanner.preprocessLevelled(image, options: scanner.configuration.preprocessing, name: sample)
+            let glancing = try ImagePreprocessor.curved(levelled)
+            let full = try ImagePreprocessor.curved(levelled, glancing: false)
+            let applied = try #require(full.prepared.report.curvature?.applied, "\(sample): no curvature measured")
+            #expect(glancing.prepared.report.curvature?.applied == applied, "\(sample)")
+            #expect(glancing.prepared.image == full.prepared.image, "\(sample)")
+            // Lifts of 40 px and more are flattened; so both answers are compared.
+            if sample.hasPrefix("curl/"), !sample.hasSuffix("-000.png"), !sample.hasSuffix("-020.png") { #expect(applied, "\(sample)") }
+            if !sample.hasPrefix("curl/") || sample.hasSuffix("-000.png") { #expect(!applied, "\(sample)") }
+        }
+    }
+
     @Test("--no-dewarp leaves a curled page as it is, and the JSON reports the curvature")
     func switchAndReport() async throws {
         var configuration = ScanConfiguration()
