@@ -10,7 +10,10 @@ import Synchronization
 /// more lines are handed out and the engines stop after the line they are reading. Lines
 /// past the leading ones that were read before the decision are kept only when it says go
 /// on: the second engine reads them while the first finishes the leading lines, instead of
-/// waiting.
+/// waiting. Before that, `settlesEarly` may stop the reading on the first leading lines
+/// alone, each time a longer run of them from the first is read (two lines at least): a
+/// poem that is plainly French by its second line need not have its third read by a model
+/// whose reading is thrown away.
 final class LineQueue: Sendable {
     /// Which end of the lines after the leading ones an engine takes from.
     enum End: Sendable { case top, bottom }
@@ -21,6 +24,10 @@ final class LineQueue: Sendable {
         var bottom: Int
         var lines: [RecognizedLine?]
         var leadingRead = 0
+        /// How many leading lines from the first have been read without a gap.
+        var readRun = 0
+        /// The longest run `settlesEarly` has been asked about.
+        var runAsked = 0
         var stopped = false
         var decided = false
         var closed: Set<End> = []
@@ -31,14 +38,24 @@ final class LineQueue: Sendable {
     /// How many of them lead (read first, then judged).
     let leading: Int
     private let decide: @Sendable ([RecognizedLine]) -> Bool
+    private let settlesEarly: (@Sendable ([RecognizedLine]) -> Bool)?
     private let state: Locked<State>
 
+    /// The fewest leading lines `settlesEarly` is asked about.
+    static let leastEarlyRun = 2
+
     /// A queue over `boxes`, whose first `leading` are judged by `decide` once read
-    /// (true: read on).
-    init(boxes: [BoundingBox], leading: Int, decide: @escaping @Sendable ([RecognizedLine]) -> Bool) {
+    /// (true: read on); `settlesEarly`, when given, is asked about each longer run of
+    /// leading lines read from the first (at least `leastEarlyRun`, fewer than `leading`),
+    /// and true from it stops the reading as `decide`'s false does.
+    init(
+        boxes: [BoundingBox], leading: Int, settlesEarly: (@Sendable ([RecognizedLine]) -> Bool)? = nil,
+        decide: @escaping @Sendable ([RecognizedLine]) -> Bool
+    ) {
         self.boxes = boxes
         self.leading = min(max(0, leading), boxes.count)
         self.decide = decide
+        self.settlesEarly = settlesEarly
         state = Locked(State(top: self.leading, bottom: boxes.count - 1, lines: Array(repeating: nil, count: boxes.count)))
         if self.leading == 0 { finishLeading() }
     }
@@ -73,24 +90,36 @@ final class LineQueue: Sendable {
 
     /// Records the reading of the line at `position`.
     func deliver(_ line: RecognizedLine, at position: Int) {
-        let leadingDone = state.withLock { state -> Bool in
+        let (leadingDone, run) = state.withLock { state -> (Bool, [RecognizedLine]?) in
             // A line past the leading ones that an engine finishes after the decision stopped
             // the reading is dropped with the others.
-            if state.stopped, position >= leading { return false }
+            if state.stopped, position >= leading { return (false, nil) }
             state.lines[position] = line
-            guard position < leading else { return false }
+            guard position < leading else { return (false, nil) }
             state.leadingRead += 1
-            return state.leadingRead == leading
+            if state.leadingRead == leading { return (!state.decided, nil) }
+            while state.readRun < leading, state.lines[state.readRun] != nil { state.readRun += 1 }
+            guard settlesEarly != nil, !state.decided, state.readRun >= Self.leastEarlyRun, state.readRun > state.runAsked else {
+                return (false, nil)
+            }
+            state.runAsked = state.readRun
+            return (false, state.lines.prefix(state.readRun).compactMap { $0 })
         }
         if leadingDone { finishLeading() }
+        if let run, let settlesEarly, settlesEarly(run) { settle(goingOn: false) }
     }
 
     private func finishLeading() {
         let leadingLines = state.withLock { state in state.lines.prefix(leading).compactMap { $0 } }
-        let goesOn = decide(leadingLines)
+        settle(goingOn: decide(leadingLines))
+    }
+
+    /// Makes the decision, once: the first one made stands.
+    private func settle(goingOn: Bool) {
         state.withLock { state in
+            guard !state.decided else { return }
             state.decided = true
-            if !goesOn {
+            if !goingOn {
                 state.stopped = true
                 // What was read past the leading lines before the decision is dropped.
                 for index in leading..<state.lines.count { state.lines[index] = nil }

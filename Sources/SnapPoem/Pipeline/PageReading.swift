@@ -95,9 +95,10 @@ struct LayoutAnalysis: Sendable {
 /// in BENCHMARKS.md, "Two engines for one image").
 ///
 /// The language of the poem is decided here too: the first lines (at least
-/// `leadingShare` of the page's line area, and 3 lines) are read with the configured
-/// languages (`eng+fra`); if they are French, the rest of the page, and those lines again,
-/// are read with the French model alone, which keeps the accents the English model drops.
+/// `leadingShare` of the page's line area, and 3 lines; fewer when the first two or more are
+/// plainly French, `plainlyFrenchEvidence`) are read with the configured languages
+/// (`eng+fra`); if they are French, the rest of the page, and those lines again, are read
+/// with the French model alone, which keeps the accents the English model drops.
 /// Then any line clearly in the other language than the poem's is read again with that
 /// language's model: a French line in an English poem, or the reverse.
 struct PageReading {
@@ -112,6 +113,13 @@ struct PageReading {
 
     /// The share of the page's line area read before the language is decided.
     static let leadingShare = 0.15
+
+    /// The evidence (`PoemLanguage.score`) by which the first leading lines, two or more,
+    /// settle a poem as French before the other leading lines are read: twice what the
+    /// leading lines together need. On the held-out set the first two lines of 11 of the
+    /// 13 French poems reach it (4–9 points; "Le Lac" 2.5), those of English ones score
+    /// −8 to 0 (BENCHMARKS.md).
+    static let plainlyFrenchEvidence = 4.0
 
     /// Whether a reading with `options` can go line by line: automatic page segmentation,
     /// no renderings of Tesseract's own (hOCR, TSV, ALTO need its page result), no region
@@ -199,7 +207,11 @@ struct PageReading {
         // poem is French (the French model reads it all again) or the page starts badly.
         let judgesLanguage = choosesLanguage && engines.readsFrench
         let doubtful = leading < boxes.count ? doubtfulConfidence : nil
-        let queue = LineQueue(boxes: boxes, leading: leading) { leadingLines in
+        // A poem plainly French in its first lines (`plainlyFrenchEvidence`) stops there: the
+        // French model reads them again anyway.
+        var settlesEarly: (@Sendable ([RecognizedLine]) -> Bool)?
+        if judgesLanguage { settlesEarly = { @Sendable run in Self.isPlainlyFrench(run, doubtfulConfidence: doubtful) } }
+        let queue = LineQueue(boxes: boxes, leading: leading, settlesEarly: settlesEarly) { leadingLines in
             if let doubtful, Self.startsBadly(leadingLines, below: doubtful) { return false }
             return !judgesLanguage || PoemLanguage.judge(Self.text(of: leadingLines)) != .french
         }
@@ -536,6 +548,14 @@ struct PageReading {
         let words = lines.flatMap(\.words).filter { $0.text.contains { !$0.isWhitespace } }
         guard !words.isEmpty else { return true }
         return Int((words.map(\.confidence).reduce(0, +) / Double(words.count)).rounded()) < threshold
+    }
+
+    /// Whether `lines`, the first of a page, settle it as French on their own: they start
+    /// well (no `startsBadly` below `doubtfulConfidence`, when given) and hold
+    /// `plainlyFrenchEvidence`.
+    static func isPlainlyFrench(_ lines: [RecognizedLine], doubtfulConfidence: Int?) -> Bool {
+        if let doubtfulConfidence, startsBadly(lines, below: doubtfulConfidence) { return false }
+        return PoemLanguage.judge(text(of: lines), leastEvidence: plainlyFrenchEvidence) == .french
     }
 
     /// Reads the lines of `queue` with `engines` at once, the first from the top, the second

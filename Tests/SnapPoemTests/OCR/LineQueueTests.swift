@@ -46,6 +46,43 @@ struct LineQueueTests {
         #expect(queue.lines[4] == nil)
     }
 
+    @Test("The first leading lines may settle the page early: asked about each longer run from the first, two lines at least")
+    func settleEarly() {
+        let asked = Mutex<[[String]]>([])
+        let decided = Mutex(false)
+        let queue = LineQueue(
+            boxes: Self.boxes, leading: 4,
+            settlesEarly: { run in
+                asked.withLock { $0.append(run.map(\.text)) }
+                return run.count >= 3
+            },
+            decide: { _ in
+                decided.withLock { $0 = true }
+                return true
+            })
+        for _ in 0..<4 { _ = queue.take(from: .top) }
+        queue.deliver(Self.line("Demain"), at: 0)
+        // The second line read first is no run from the first: nothing asked yet.
+        queue.deliver(Self.line("je partirai"), at: 2)
+        #expect(asked.withLock { $0 }.isEmpty)
+        queue.deliver(Self.line("dès l'aube"), at: 1)
+        #expect(asked.withLock { $0 } == [["Demain", "dès l'aube", "je partirai"]])
+        #expect(queue.decided && queue.stoppedAfterLeading)
+        #expect(queue.take(from: .top) == nil && queue.take(from: .bottom) == nil)
+        // The last leading line, read after the early stop, is kept; the stop stands.
+        queue.deliver(Self.line("Vois-tu"), at: 3)
+        #expect(queue.lines.map { $0?.text } == ["Demain", "dès l'aube", "je partirai", "Vois-tu", nil, nil])
+        #expect(!decided.withLock { $0 })
+
+        // A run that does not settle leaves the decision to the leading lines together.
+        let patient = LineQueue(boxes: Self.boxes, leading: 3, settlesEarly: { _ in false }, decide: { _ in true })
+        for position in 0..<3 {
+            _ = patient.take(from: .top)
+            patient.deliver(Self.line("line"), at: position)
+        }
+        #expect(patient.decided && !patient.stoppedAfterLeading)
+    }
+
     @Test("Going on keeps the lines read while the leading ones were judged; no leading lines means no wait")
     func goOn() {
         let queue = LineQueue(boxes: Self.boxes, leading: 1) { _ in true }

@@ -104,6 +104,30 @@ struct LanguageChoiceTests {
         #expect(PoemLanguage.judge(text) == language)
     }
 
+    /// Two lines settle a poem as French before the other leading lines are read
+    /// (`PageReading.plainlyFrenchEvidence`) only when they are plainly French and read well.
+    @Test("The first lines settle a poem as French early only when plainly French and read well")
+    func plainlyFrench() {
+        func lines(_ texts: [String], confidence: Double = 92) -> [RecognizedLine] {
+            let box = BoundingBox(left: 0, top: 0, right: 100, bottom: 20)
+            return texts.map { text in
+                RecognizedLine(
+                    words: text.split(separator: " ").map { RecognizedWord(text: String($0), confidence: confidence, boundingBox: box) },
+                    boundingBox: box, confidence: confidence)
+            }
+        }
+        let dormeur = ["Le Dormeur du val", "C'est un trou de verdure où chante une rivière,"]
+        #expect(PageReading.isPlainlyFrench(lines(dormeur), doubtfulConfidence: 60))
+        // "Le Lac" and its first line hold 2.5 points: the third leading line decides.
+        #expect(
+            !PageReading.isPlainlyFrench(lines(["Le Lac", "Ainsi, toujours poussés vers de nouveaux rivages,"]), doubtfulConfidence: 60))
+        #expect(
+            !PageReading.isPlainlyFrench(lines(["The Raven", "Once upon a midnight dreary, while I pondered"]), doubtfulConfidence: 60))
+        // Read badly, they wait for the leading lines' own judgement (a start read badly).
+        #expect(!PageReading.isPlainlyFrench(lines(dormeur, confidence: 30), doubtfulConfidence: 60))
+        #expect(PageReading.isPlainlyFrench(lines(dormeur, confidence: 30), doubtfulConfidence: nil))
+    }
+
     @Test("--no-language-choice and --engines are read from the option table")
     func options() throws {
         var configuration = ScanConfiguration()
