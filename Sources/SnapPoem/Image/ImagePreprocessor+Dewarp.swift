@@ -160,9 +160,10 @@ extension ImagePreprocessor {
         return try reducedFit(gray, sampled: sampled)
     }
 
-    /// The least x-height, in pixels of the reduced copy, at which `glance(at:…)` looks at a
-    /// page: the lines of the held-out set's enlarged pages measured at 8 px (16 px where
-    /// their lines are found, `PreprocessingReport.leastLineFindingXHeight`, halved).
+    /// The least x-height, in pixels of the glance's copy, at which `glance(at:…)` looks at a
+    /// page: half of `PreprocessingReport.leastLineFindingXHeight`, so that enlarged pages,
+    /// whose lines are found at 16 px, are glanced at too (the held-out set's measured in the
+    /// glance as at full scale).
     static let leastGlanceXHeight = 8.0
 
     /// The `LineFit` of `sampled`, a reduced copy of `gray` thresholded as the full page is,
