@@ -38,11 +38,7 @@ enum MemoryHeadroom {
     /// above decide how running out of memory ends: work that allocates while another step
     /// is checked and run (models loading in the background) would take the room a check
     /// found, so under a limit such work is done first, one step after another.
-    static var isLimited: Bool {
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 else { return false }
-        return limit.rlim_cur != rlim_t.max
-    }
+    static var isLimited: Bool { AddressSpaceLimit.current != nil }
 
     /// Whether `bytes` can be had now: maps that much anonymous memory and unmaps it at once,
     /// without touching it (no page is used). A `malloc` and `free` would not do: the
