@@ -23,8 +23,9 @@ import Foundation
 /// Damaged data fails with `SnapPoemError.corruptImage`, JPEG included: libjpeg on its own
 /// would fill a truncated JPEG's missing rows with grey, but Leptonica 1.82 stops at the
 /// first row libjpeg cannot deliver and returns nothing, so snap-poem never sees a
-/// half-grey image. A decoder that failed because memory ran out (`errno` is `ENOMEM`)
-/// gives `SnapPoemError.outOfMemory` instead.
+/// half-grey image. A decoder that failed because memory ran out (`errno` is `ENOMEM`, and
+/// the memory to decode cannot be had: `decodingBytes(width:height:)`) gives
+/// `SnapPoemError.outOfMemory` instead.
 public enum ImageDecoder {
     /// Decodes the image file at `path`; `"-"` reads standard input.
     ///
@@ -69,12 +70,11 @@ public enum ImageDecoder {
             }
         }
         var (decoded, decodeError) = read()
-        // errno is only Leptonica's hint: a failure with ENOMEM is read once more before it
-        // counts as memory (a shortage of a moment, or a damaged file whose decoder happened
-        // to leave ENOMEM, as was seen once under load for a truncated JPEG).
+        // errno is only a hint: a failure with ENOMEM is read once more (a shortage of a
+        // moment), and counts as memory only while the memory to decode is really missing.
         if decoded == nil, decodeError == ENOMEM { (decoded, decodeError) = read() }
         guard var pix = decoded, pix.width > 0, pix.height > 0 else {
-            if decodeError == ENOMEM {
+            if decodeError == ENOMEM, !MemoryHeadroom.isAvailable(Self.decodingBytes(width: header.width, height: header.height)) {
                 throw .outOfMemory(path: name, stage: "decoding the \(header.width)×\(header.height) \(format.displayName) image")
             }
             throw .corruptImage(path: name, format: format.displayName)
@@ -101,6 +101,19 @@ public enum ImageDecoder {
         } catch {
             throw error.naming(name)
         }
+    }
+
+    /// Bytes a decoder that failed with `ENOMEM` must have been unable to get for the failure
+    /// to count as memory: twice the decoded image at 32 bits a pixel, with
+    /// `MemoryHeadroom.fixedBytes` on top (the decoder's own buffers are smaller).
+    ///
+    /// errno alone does not say it: calls that fail and are recovered from leave it set
+    /// (glibc's `malloc`, for one, leaves `ENOMEM` when `brk` fails and `mmap` serves
+    /// instead), and a truncated JPEG came back as out of memory twice in clean runs of the
+    /// suite under load, with gigabytes free, the second time after the read once more. Under
+    /// an address-space limit that really stops a decoder, this much cannot be had either.
+    static func decodingBytes(width: Int, height: Int) -> Int {
+        2 * 4 * width * height + MemoryHeadroom.fixedBytes
     }
 
     /// Makes every check `decode(data:name:limits:)` makes before a pixel is decoded: not
