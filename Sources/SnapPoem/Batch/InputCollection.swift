@@ -14,6 +14,10 @@ import Foundation
 ///   another link is not read again and is noted. A link whose target is missing, or that
 ///   is part of a loop of links, but whose name is an image's becomes an input, so that it
 ///   fails with its own error and is counted.
+/// - An entry that is listed but cannot be examined (`lstat` fails: a folder that can be
+///   listed but not entered, a path longer than `PATH_MAX`) is never dropped in silence:
+///   with an image's name it becomes an input that fails with its own error; anything else
+///   is noted, naming it and the reason.
 /// - A folder argument that holds no image at all is a problem naming it; a folder that
 ///   cannot be listed is one too.
 public struct InputCollection: Sendable {
@@ -22,8 +26,8 @@ public struct InputCollection: Sendable {
     /// Folders that could not be listed or hold no image (`SnapPoemError.unreadableFile`,
     /// `.noImagesInFolder`), one per folder.
     public var problems: [SnapPoemError]
-    /// Things skipped on purpose that a person should know about: link loops, folders
-    /// reached twice. One line each, naming the path.
+    /// Things skipped that a person should know about: link loops, folders reached twice,
+    /// entries that cannot be examined. One line each, naming the path.
     public var notes: [String]
     /// Whether any argument was a folder (a folder stands for a batch even when it holds a
     /// single image).
@@ -131,7 +135,18 @@ private struct FolderWalk {
         for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) where name.first != UInt8(ascii: ".") {
             let child = relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name
             let path = full(child)
-            guard let linkStatus = FileStatus(path: path, following: false) else { continue }
+            guard let linkStatus = FileStatus(path: path, following: false) else {
+                // Listed but not examinable (a folder that can be listed but not entered, a
+                // path over PATH_MAX): an image's name is an input that fails with its own
+                // message, counted; anything else is noted, never dropped in silence.
+                let reason = String(cString: strerror(errno)).lowercased()
+                if Self.hasImageExtension(name) {
+                    found.append((path, child))
+                } else {
+                    notes.append("\(shown(child)): skipped, it cannot be examined (\(reason))")
+                }
+                continue
+            }
             guard let status = FileStatus(path: path, following: true) else {
                 // A link that leads nowhere, with an image's name (dangling, or a loop of
                 // links), is an input that will fail with its own message, counted; any other

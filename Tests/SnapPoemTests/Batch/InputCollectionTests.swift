@@ -83,4 +83,48 @@ struct InputCollectionTests {
             try collection.inputs[0].readContents()
         }
     }
+
+    @Test("Entries too deep to examine are never dropped in silence: an image becomes an input that fails, a folder a note")
+    func pathsTooLongToExamine() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { Self.removeDeep(root) }
+        // Folders of 250 bytes, then one that brings the path to 4,000 bytes: listable, but
+        // a name of 150 bytes in it makes a path over PATH_MAX (4,096), which lstat refuses.
+        var descriptor = open(root.path, O_RDONLY | O_DIRECTORY)
+        var length = root.path.utf8.count
+        var parts: [String] = []
+        while length < 4000 {
+            let part = String(repeating: "d", count: min(250, 4000 - length - 1))
+            #expect(mkdirat(descriptor, part, 0o755) == 0)
+            let next = openat(descriptor, part, O_RDONLY | O_DIRECTORY)
+            close(descriptor)
+            descriptor = next
+            parts.append(part)
+            length += 1 + part.utf8.count
+        }
+        let image = String(repeating: "i", count: 146) + ".png"
+        let folder = String(repeating: "f", count: 150)
+        let created = openat(descriptor, image, O_CREAT | O_WRONLY, 0o644)
+        #expect(created >= 0)
+        close(created)
+        #expect(mkdirat(descriptor, folder, 0o755) == 0)
+        close(descriptor)
+
+        let collection = InputCollection.collect([root.path])
+        let deep = parts.joined(separator: "/")
+        #expect(collection.problems.isEmpty)
+        #expect(collection.inputs.map(\.relativePath) == ["\(deep)/\(image)"])
+        #expect(collection.notes == ["\(root.path)/\(deep)/\(folder): skipped, it cannot be examined (file name too long)"])
+        #expect(throws: SnapPoemError.self) { try collection.inputs[0].readContents() }
+    }
+
+    /// Removes a tree deeper than PATH_MAX, which `FileManager` cannot (`rm` works relative
+    /// to each folder).
+    static func removeDeep(_ folder: URL) {
+        let remove = Process()
+        remove.executableURL = URL(fileURLWithPath: "/bin/rm")
+        remove.arguments = ["-rf", folder.path]
+        try? remove.run()
+        remove.waitUntilExit()
+    }
 }
