@@ -105,7 +105,7 @@ struct BatchCommand {
                 diagnostics.emit(
                     Diagnostic(.remark, "removed \(removed) temporary file\(removed == 1 ? "" : "s") left by an interrupted run"))
             }
-            let dropped = try BatchManifest.compact(manifestName, in: folder, unfinished: unfinished)
+            let dropped = try BatchManifest.compact(manifestName, in: folder, protecting: protected, unfinished: unfinished)
             if dropped > 0 {
                 diagnostics.emit(
                     Diagnostic(
@@ -173,7 +173,9 @@ struct BatchCommand {
         let counts = await delivery.finish()
         if let (writer, name) = prepared.manifest, case .folder(let folder, _, _) = prepared.destination {
             writer.close()
-            do throws(SnapPoemError) { try BatchManifest.compact(name, in: folder, unfinished: unfinished) } catch {
+            do throws(SnapPoemError) {
+                try BatchManifest.compact(name, in: folder, protecting: prepared.protected, unfinished: unfinished)
+            } catch {
                 diagnostics.emit(Diagnostic(error))
             }
         }

@@ -136,7 +136,12 @@ struct ManifestResumeTests {
         let input = try BatchFixtures.folder(["a.png": BatchFixtures.stanza])
         let output = try Fixtures.temporaryFolder()
         defer { BatchFixtures.remove(input, output) }
-        try Data("not json at all\n{\"torn\":".utf8).write(to: output.appendingPathComponent("manifest.jsonl"))
+        let first = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(first.status == 0, "\(first.error)")
+        let manifest = output.appendingPathComponent("manifest.jsonl")
+        var damaged = try Data(contentsOf: manifest)
+        damaged.append(Data("not json at all\n{\"torn\":".utf8))
+        try damaged.write(to: manifest)
         let run = try await BinaryRun.run([input.path, "--output-dir", output.path])
         #expect(run.status == 0, "\(run.error)")
         #expect(
@@ -146,6 +151,65 @@ struct ManifestResumeTests {
         #expect(try BatchFixtures.manifestLines(output).count == 1)
         let again = try await BinaryRun.run([input.path, "--output-dir", output.path])
         #expect(!again.error.contains("could not be read"), "\(again.error)")
+    }
+
+    @Test("A manifest.jsonl that is not snap-poem's, or is one of the run's inputs, is refused (73) and left as it was")
+    func foreignOrInputManifest() async throws {
+        let input = try BatchFixtures.folder(["a.png": BatchFixtures.stanza])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let manifest = output.appendingPathComponent("manifest.jsonl")
+        let foreign = Data("my own list\nof things\n".utf8)
+        try foreign.write(to: manifest)
+        let refused = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(refused.status == 73, "\(refused.error)")
+        #expect(refused.error.contains("manifest.jsonl: output not written (it holds no line of a snap-poem manifest"), "\(refused.error)")
+        #expect(try Data(contentsOf: manifest) == foreign)
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("a.txt").path))
+
+        // What a run killed during its first append leaves (one torn line) is still its own.
+        try Data("{\"input\":\"a.p".utf8).write(to: manifest)
+        let torn = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(torn.status == 0, "\(torn.error)")
+        #expect(try BatchFixtures.manifestLines(output).count == 1)
+
+        // The manifest as an input, named or through a link in the folder read: refused, unchanged.
+        let before = try Data(contentsOf: manifest)
+        let named = try await BinaryRun.run([manifest.path, input.appendingPathComponent("a.png").path, "--output-dir", output.path])
+        #expect(named.status == 73, "\(named.error)")
+        #expect(named.error.contains("manifest.jsonl: output not written (it is one of the run's inputs"), "\(named.error)")
+        try FileManager.default.createSymbolicLink(
+            atPath: input.appendingPathComponent("m.png").path, withDestinationPath: manifest.path)
+        let linked = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(linked.status == 73, "\(linked.error)")
+        #expect(try Data(contentsOf: manifest) == before)
+    }
+
+    @Test("Refused before any image is read: an output name too long for a file name, someone's file over the largest output")
+    func outputsRefusedBeforeReading() async throws {
+        let long = String(repeating: "L", count: 251) + ".png"
+        let input = try BatchFixtures.folder([long: BatchFixtures.stanza, "b.png": BatchFixtures.stanza, "c.png": BatchFixtures.stanza])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        // A sparse file of 5 GiB where c.json goes: no disk used, and over any cap a read might have.
+        let inTheWay = output.appendingPathComponent("c.json").path
+        #expect(FileManager.default.createFile(atPath: inTheWay, contents: Data()))
+        #expect(truncate(inTheWay, 5 << 30) == 0)
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path, "--format", "json"])
+        #expect(run.status == 73, "\(run.error)")
+        #expect(
+            run.error.contains("\(String(repeating: "L", count: 251)).json: output not written (file name too long: 256 bytes"),
+            "\(run.error)")
+        #expect(run.error.contains("c.json: output not written (the file exists"), "\(run.error)")
+        #expect(run.error.contains("3 images: 1 written, 0 skipped (done before), 2 failed"), "\(run.error)")
+        let entries = try BatchFixtures.manifest(output)
+        #expect(entries["b.png"]?["status"] as? String == "ok")
+        for name in [long, "c.png"] {
+            let entry = try #require(entries[name], "\(entries.keys)")
+            #expect(entry["status"] as? String == "failed" && entry["failure"] as? String == "output")
+            // Never read: no time was spent on it.
+            #expect(entry["timings"] == nil || entry["timings"] is NSNull, "\(entry)")
+        }
     }
 
     @Test("Ctrl-C: exit 130, an honest count, a valid manifest, nothing half-written; the rerun does only the rest")

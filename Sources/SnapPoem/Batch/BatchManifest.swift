@@ -51,6 +51,16 @@ public enum BatchManifest {
         /// Lines that are not a manifest entry (a torn last line, a newer schema, a line
         /// over the limit).
         public var unreadableLines: Int
+        /// Whether one of `unreadableLines` is a torn last line (bytes after the last
+        /// newline), as a run killed while it appended leaves.
+        public var endsTorn = false
+
+        /// Whether the file is plainly not a manifest snap-poem wrote: it has lines, and none
+        /// of them is an entry, apart from a torn last line (what a run killed during its
+        /// first append leaves). Such a file is refused, never rewritten (`compact`).
+        public var isForeign: Bool {
+            compacted.isEmpty && unreadableLines > (endsTorn ? 1 : 0)
+        }
 
         /// The current entry of each input, by input.
         public var latest: [String: ManifestEntry] {
@@ -140,33 +150,52 @@ public enum BatchManifest {
 
         /// The contents, counting a torn last line (bytes after the last newline).
         mutating func finish() -> Contents {
+            let readable = unreadable
             if framer.pendingBytes > 0 {
                 framer.append([0x0A])
                 while let piece = framer.next() {
                     if case .line(let line) = piece { take(line) } else { unreadable += 1 }
                 }
             }
-            return Contents(compacted: order.compactMap { current[$0] }, unreadableLines: unreadable)
+            return Contents(compacted: order.compactMap { current[$0] }, unreadableLines: unreadable, endsTorn: unreadable > readable)
         }
     }
 
     /// Rewrites the manifest `name` of `folder` with one line per input (its current one),
     /// atomically; a missing file is left missing.
     ///
+    /// A file of that name that is one of the run's inputs (`protected`), or that is plainly
+    /// not a manifest (`Contents.isForeign`: someone's own `manifest.jsonl`), is refused and
+    /// left as it is.
+    ///
     /// - Returns: how many lines could not be read and were left out (the caller says so).
-    /// - Throws: `SnapPoemError.outputNotWritten` when the file cannot be read or replaced.
+    /// - Throws: `SnapPoemError.outputNotWritten` when the file is refused, or cannot be
+    ///   read or replaced.
     @discardableResult
-    public static func compact(_ name: String, in folder: OutputFolder, unfinished: UnfinishedFiles? = nil) throws(SnapPoemError) -> Int {
+    public static func compact(
+        _ name: String, in folder: OutputFolder, protecting protected: ProtectedFiles = [], unfinished: UnfinishedFiles? = nil
+    ) throws(SnapPoemError) -> Int {
         guard try folder.hasFile(at: name) else { return 0 }
+        let shown = folder.shownPath(name)
+        if folder.holds(protected, at: name) {
+            throw .outputNotWritten(path: shown, reason: "it is one of the run's inputs; snap-poem never overwrites its inputs")
+        }
         let contents: Contents
         do throws(SnapPoemError) {
             contents = try read(name, in: folder)
         } catch {
-            throw .outputNotWritten(path: folder.shownPath(name), reason: error.description)
+            throw .outputNotWritten(path: shown, reason: error.description)
+        }
+        if contents.isForeign {
+            throw .outputNotWritten(
+                path: shown,
+                reason:
+                    "it holds no line of a snap-poem manifest, and snap-poem does not replace a file it did not write; move it, or choose another output folder"
+            )
         }
         var data = Data()
         for entry in contents.compacted { data.append(entry.line) }
-        try folder.write(data, to: name, overwrite: true, unfinished: unfinished)
+        try folder.write(data, to: name, overwrite: true, protecting: protected, unfinished: unfinished)
         return contents.unreadableLines
     }
 }

@@ -41,6 +41,11 @@ public struct ResumePlan: Sendable {
             let earlier = manifests.record(for: job.input.relativePath)?.entry
             let exists: Bool
             do throws(SnapPoemError) {
+                if let tooLong = relative.split(separator: "/").first(where: { $0.utf8.count > TemporaryName.nameLimit }) {
+                    throw .outputNotWritten(
+                        path: shown,
+                        reason: "file name too long: \(tooLong.utf8.count) bytes, over the \(TemporaryName.nameLimit) a file name may have")
+                }
                 exists = try folder.hasFile(at: relative)
                 if exists, folder.holds(protected, at: relative) {
                     throw .outputNotWritten(path: shown, reason: "it is an input image; snap-poem never overwrites its inputs")
@@ -56,7 +61,7 @@ public struct ResumePlan: Sendable {
                     return (try? job.input.readContents()).map(ContentHash.of)
                 },
                 optionsHash: optionsHash, output: relative,
-                outputHash: { exists ? (try? folder.read(relative, limit: 1 << 32)).map(ContentHash.of) : nil }, policy: policy)
+                outputHash: { exists ? Self.currentHash(of: relative, in: folder) : nil }, policy: policy)
             switch decision {
             case .read(let overwrite):
                 toRead.append(job)
@@ -88,6 +93,23 @@ public struct ResumePlan: Sendable {
                     job, .outputNotWritten(path: shown, reason: OutputFile.existsReason), relative: relative, optionsHash: optionsHash,
                     earlier: earlier)
             }
+        }
+    }
+
+    /// The largest file that can be an output snap-poem wrote: a text, Markdown, HTML
+    /// (with its photo at most 1600 px), JSON, e-mail, hOCR, TSV or ALTO document of one
+    /// poem is far smaller. A larger file in an output's place is someone else's, and is
+    /// not read to be hashed.
+    public static let largestOutputBytes = 64 << 20
+
+    /// The content hash of the file at `relative`, or, for a file over `largestOutputBytes`,
+    /// a value no output's hash equals (it is in the way); nil when it cannot be read.
+    static func currentHash(of relative: String, in folder: OutputFolder) -> String? {
+        do throws(SnapPoemError) {
+            return ContentHash.of(try folder.read(relative, limit: largestOutputBytes))
+        } catch {
+            if case .fileTooLarge = error { return "over \(largestOutputBytes) bytes" }
+            return nil
         }
     }
 
