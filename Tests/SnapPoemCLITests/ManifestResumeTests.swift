@@ -212,6 +212,26 @@ struct ManifestResumeTests {
         }
     }
 
+    @Test("Two spellings of one name (é composed, and e with a combining accent): two inputs, two outputs, two lines, both skipped again")
+    func composedAndDecomposedNames() async throws {
+        let composed = "caf\u{E9}.png", decomposed = "cafe\u{301}.png"
+        #expect(composed == decomposed)  // to Swift; to the file system they are two names
+        let input = try BatchFixtures.folder([composed: BatchFixtures.stanza])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        try FileManager.default.copyItem(atPath: BatchFixtures.small, toPath: input.path + "/" + decomposed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: input.path).count == 2)
+        let run = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.error.contains("2 images: 2 written"), "\(run.error)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".txt") }
+        #expect(Set(written.map { Array($0.utf8) }) == [Array("caf\u{E9}.txt".utf8), Array("cafe\u{301}.txt".utf8)])
+        #expect(try BatchFixtures.manifestLines(output).count == 2)
+        let again = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(again.status == 0, "\(again.error)")
+        #expect(again.error.contains("2 images: 0 written, 2 skipped"), "\(again.error)")
+    }
+
     @Test("Ctrl-C: exit 130, an honest count, a valid manifest, nothing half-written; the rerun does only the rest")
     func interruptAndResume() async throws {
         var files: [String: String] = [:]

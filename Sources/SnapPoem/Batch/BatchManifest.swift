@@ -62,7 +62,9 @@ public enum BatchManifest {
             compacted.isEmpty && unreadableLines > (endsTorn ? 1 : 0)
         }
 
-        /// The current entry of each input, by input.
+        /// The current entry of each input, by input. Keyed as Swift compares strings, so two
+        /// spellings of one name (composed and decomposed accents) share a key here; the
+        /// batch itself keeps them apart (`compacted`).
         public var latest: [String: ManifestEntry] {
             Dictionary(compacted.map { ($0.input, $0) }, uniquingKeysWith: { _, last in last })
         }
@@ -119,8 +121,8 @@ public enum BatchManifest {
     struct Parser {
         private var framer = LineFramer(maximumLineBytes: BatchManifest.maximumLineBytes)
         private let decoder = JSONDecoder()
-        private var order: [String] = []
-        private var current: [String: ManifestEntry] = [:]
+        private var order: [ExactName] = []
+        private var current: [ExactName: ManifestEntry] = [:]
         private var unreadable = 0
 
         mutating func add(_ bytes: UnsafeRawBufferPointer) {
@@ -140,12 +142,13 @@ public enum BatchManifest {
                 unreadable += 1
                 return
             }
-            if let earlier = current[entry.input] {
+            let input = ExactName(entry.input)
+            if let earlier = current[input] {
                 if entry.status == .cancelled, earlier.status != .cancelled { return }
             } else {
-                order.append(entry.input)
+                order.append(input)
             }
-            current[entry.input] = entry
+            current[input] = entry
         }
 
         /// The contents, counting a torn last line (bytes after the last newline).

@@ -35,9 +35,9 @@ public struct ManifestAudit: Sendable {
     /// Audits `inputs` against `manifests`, the outputs in `folder`.
     public init(inputs: [BatchInput], manifests: ManifestSet, folder: OutputFolder) {
         total = inputs.count
-        var named: Set<String> = []
+        var named: Set<ExactName> = []
         for input in inputs {
-            named.insert(input.relativePath)
+            named.insert(ExactName(input.relativePath))
             guard let record = manifests.record(for: input.relativePath) else {
                 findings.append(.missing(input))
                 missing += 1
@@ -72,7 +72,7 @@ public struct ManifestAudit: Sendable {
                 toLookAt += 1
             }
         }
-        strangers = manifests.inputs.subtracting(named).count
+        strangers = manifests.exactInputs.subtracting(named).count
     }
 
     /// Whether every input is covered.

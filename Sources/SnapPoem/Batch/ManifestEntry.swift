@@ -266,10 +266,10 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
     /// output of its own.
     public mutating func remember(_ earlier: [WrittenOutput]) {
         var kept: [WrittenOutput] = []
-        var seen: Set<String> = []
-        if let output, outputHash != nil { seen.insert(output) }
+        var seen: Set<ExactName> = []
+        if let output, outputHash != nil { seen.insert(ExactName(output)) }
         for record in earlierOutputs + earlier where kept.count < Self.earlierOutputsLimit {
-            if seen.insert(record.output).inserted { kept.append(record) }
+            if seen.insert(ExactName(record.output)).inserted { kept.append(record) }
         }
         earlierOutputs = kept
     }

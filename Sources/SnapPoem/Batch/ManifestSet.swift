@@ -20,7 +20,7 @@ public struct ManifestSet: Sendable {
     public var files: [String]
     /// Lines no manifest could read, in all.
     public var unreadableLines: Int
-    private var records: [String: Record]
+    private var records: [ExactName: Record]
 
     /// Reads every manifest of `folder`.
     ///
@@ -37,8 +37,9 @@ public struct ManifestSet: Sendable {
             let contents = try BatchManifest.read(file, in: folder)
             unreadableLines += contents.unreadableLines
             for entry in contents.compacted where entry.status != .cancelled {
-                guard var record = records[entry.input] else {
-                    records[entry.input] = Record(entry: entry, file: file, files: [file])
+                let input = ExactName(entry.input)
+                guard var record = records[input] else {
+                    records[input] = Record(entry: entry, file: file, files: [file])
                     continue
                 }
                 record.files.append(file)
@@ -46,16 +47,20 @@ public struct ManifestSet: Sendable {
                     record.entry = entry
                     record.file = file
                 }
-                records[entry.input] = record
+                records[input] = record
             }
         }
     }
 
     /// What the manifests say about the input `relativePath`; nil when none mentions it.
     public func record(for relativePath: String) -> Record? {
-        records[relativePath]
+        records[ExactName(relativePath)]
     }
 
-    /// Every input some manifest mentions.
-    public var inputs: Set<String> { Set(records.keys) }
+    /// Every input some manifest mentions, each once (by its exact bytes: two spellings of
+    /// one name, such as composed and decomposed accents, are two inputs), in no order.
+    public var inputs: [String] { records.keys.map(\.name) }
+
+    /// `inputs`, compared by their exact bytes.
+    var exactInputs: Set<ExactName> { Set(records.keys) }
 }

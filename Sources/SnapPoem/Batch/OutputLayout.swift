@@ -30,11 +30,11 @@ public struct OutputLayout: Sendable, Equatable {
     /// The first two inputs that would be written to the same output (`a.png` and `a.jpg`
     /// both give `a.txt`), and that output; nil when every output is its own.
     public func firstClash(in inputs: [BatchInput]) -> (first: BatchInput, second: BatchInput, output: String)? {
-        var seen: [String: BatchInput] = [:]
+        var seen: [ExactName: BatchInput] = [:]
         for input in inputs {
             let output = relativePath(for: input)
-            if let earlier = seen[output] { return (earlier, input, output) }
-            seen[output] = input
+            if let earlier = seen[ExactName(output)] { return (earlier, input, output) }
+            seen[ExactName(output)] = input
         }
         return nil
     }
@@ -44,15 +44,15 @@ public struct OutputLayout: Sendable, Equatable {
     /// and that output; nil when there are none. Whatever the layout, such a clash remains:
     /// a batch says so before it says anything about names.
     public func firstRepeat(in inputs: [BatchInput]) -> (first: BatchInput, second: BatchInput, output: String)? {
-        var seen: [String: [(BatchInput, FileIdentity?)]] = [:]
+        var seen: [ExactName: [(BatchInput, FileIdentity?)]] = [:]
         for input in inputs where !input.isStandardInput {
             let output = relativePath(for: input)
             let identity = FileIdentity(of: input.fileSystemPath)
-            for (earlier, earlierIdentity) in seen[output] ?? [] {
+            for (earlier, earlierIdentity) in seen[ExactName(output)] ?? [] {
                 let same = earlier.fileSystemPath == input.fileSystemPath || (identity != nil && identity == earlierIdentity)
                 if same { return (earlier, input, output) }
             }
-            seen[output, default: []].append((input, identity))
+            seen[ExactName(output), default: []].append((input, identity))
         }
         return nil
     }
