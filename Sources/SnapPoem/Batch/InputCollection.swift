@@ -42,7 +42,20 @@ public struct InputCollection: Sendable {
     ///     the argument as shown (`BatchInput.displayName(of:)`, each stray byte as `\xNN`);
     ///     an argument not in it is opened as its UTF-8.
     public static func collect(_ arguments: [String], fileSystemPaths: [String: [UInt8]] = [:]) -> InputCollection {
+        collect(arguments, fileSystemPaths: fileSystemPaths, maximumEntries: maximumEntries)
+    }
+
+    /// The most entries (files, folders, links; images or not) a run's folder arguments may
+    /// hold below them, all together, links followed. A folder past it is a problem naming
+    /// it and the limit, and none of its images is read: the bound is met while listing,
+    /// before any image is read, so a link to `/` in someone's folder costs at most this many
+    /// `stat` calls and this much memory, never a walk of the whole machine.
+    public static let maximumEntries = 1_000_000
+
+    /// `collect(_:fileSystemPaths:)` with another limit on the entries walked.
+    package static func collect(_ arguments: [String], fileSystemPaths: [String: [UInt8]], maximumEntries: Int) -> InputCollection {
         var collection = InputCollection(inputs: [], problems: [], notes: [], hasFolderArgument: false)
+        var entriesLeft = maximumEntries
         for argument in arguments {
             let bytes = fileSystemPaths[argument] ?? Array(argument.utf8)
             guard argument != "-", let status = FileStatus(path: bytes, following: true), status.isDirectory else {
@@ -50,8 +63,17 @@ public struct InputCollection: Sendable {
                 continue
             }
             collection.hasFolderArgument = true
-            var walk = FolderWalk(root: bytes, shownRoot: argument)
+            var walk = FolderWalk(root: bytes, shownRoot: argument, entriesLeft: entriesLeft)
             walk.run(rootIdentity: status.identity)
+            entriesLeft = max(0, walk.entriesLeft)
+            if walk.entriesLeft < 0 {
+                walk.found = []
+                walk.problem = .unreadableFile(
+                    path: argument,
+                    reason:
+                        "listing it passed the \(maximumEntries) entries that a run's folders may hold (files and folders, links followed); none of its images is read: name smaller folders"
+                )
+            }
             if let problem = walk.problem {
                 collection.problems.append(problem)
             } else if walk.found.isEmpty {
@@ -98,11 +120,15 @@ private struct FolderWalk {
     var found: [(full: [UInt8], relative: [UInt8])] = []
     var notes: [String] = []
     var problem: SnapPoemError?
+    /// Entries that may still be examined; below zero once the limit was passed, and the
+    /// walk stopped.
+    var entriesLeft: Int
     private var visited: [FileStatus.Identity: [UInt8]] = [:]
 
-    init(root: [UInt8], shownRoot: String) {
+    init(root: [UInt8], shownRoot: String, entriesLeft: Int) {
         self.root = root
         self.shownRoot = shownRoot
+        self.entriesLeft = entriesLeft
     }
 
     mutating func run(rootIdentity: FileStatus.Identity) {
@@ -121,8 +147,11 @@ private struct FolderWalk {
 
     private mutating func walk(relative: [UInt8], ancestors: [FileStatus.Identity], isRoot: Bool) {
         let names: [[UInt8]]
-        switch Self.list(full(relative)) {
-        case .listed(let listed): names = listed
+        switch Self.list(full(relative), atMost: entriesLeft + 1) {
+        case .listed(let listed):
+            entriesLeft -= listed.count
+            guard entriesLeft >= 0 else { return }
+            names = listed
         case .failed(let code):
             let reason = String(cString: strerror(code)).lowercased()
             if isRoot {
@@ -166,6 +195,7 @@ private struct FolderWalk {
                 } else {
                     visited[status.identity] = child
                     walk(relative: child, ancestors: ancestors + [status.identity], isRoot: false)
+                    if entriesLeft < 0 { return }
                 }
             } else if Self.hasImageExtension(name) {
                 found.append((path, child))
@@ -178,8 +208,9 @@ private struct FolderWalk {
         case failed(errno: Int32)
     }
 
-    /// The names in a folder (without `.` and `..`), or the `errno` of the failure.
-    private static func list(_ folder: [UInt8]) -> Listing {
+    /// The names in a folder (without `.` and `..`), at most `limit` of them, or the `errno`
+    /// of the failure.
+    private static func list(_ folder: [UInt8], atMost limit: Int) -> Listing {
         let stream = (folder + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
         }
@@ -192,6 +223,7 @@ private struct FolderWalk {
             }
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
             names.append(name)
+            if names.count >= limit { break }
         }
         return .listed(names)
     }

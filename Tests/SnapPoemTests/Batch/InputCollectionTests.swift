@@ -118,6 +118,48 @@ struct InputCollectionTests {
         #expect(throws: SnapPoemError.self) { try collection.inputs[0].readContents() }
     }
 
+    @Test("A run's folders hold a bounded number of entries: past it, the folder is a problem and none of its images is read")
+    func entriesBounded() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let small = root.appendingPathComponent("small"), large = root.appendingPathComponent("large")
+        for (folder, count) in [(small, 3), (large, 6)] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+            for index in 1...count {
+                _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("sub/p\(index).png").path, contents: Data([1]))
+            }
+        }
+        // A link to another tree counts what lies behind it (as a link to / would).
+        try FileManager.default.createSymbolicLink(atPath: small.appendingPathComponent("elsewhere").path, withDestinationPath: large.path)
+        let within = InputCollection.collect([large.path], fileSystemPaths: [:], maximumEntries: 7)
+        #expect(within.problems.isEmpty && within.inputs.count == 6)
+        let past = InputCollection.collect([large.path], fileSystemPaths: [:], maximumEntries: 6)
+        #expect(past.inputs.isEmpty)
+        #expect(
+            past.problems == [
+                .unreadableFile(
+                    path: large.path,
+                    reason:
+                        "listing it passed the 6 entries that a run's folders may hold (files and folders, links followed); none of its images is read: name smaller folders"
+                )
+            ])
+        // The budget is the run's: the first folder takes 3, the second then has too few left.
+        let shared = InputCollection.collect(
+            [large.path + "/sub/p1.png", small.path + "/sub", large.path], fileSystemPaths: [:], maximumEntries: 8)
+        #expect(shared.inputs.map(\.relativePath) == [large.path + "/sub/p1.png", "p1.png", "p2.png", "p3.png"])
+        #expect(shared.problems.map(Self.folder) == [large.path])
+        // small holds sub (1 + 3) and the link (1), and behind the link large's 1 + 6.
+        #expect(InputCollection.collect([small.path], fileSystemPaths: [:], maximumEntries: 12).inputs.count == 9)
+        let linked = InputCollection.collect([small.path], fileSystemPaths: [:], maximumEntries: 11)
+        #expect(linked.inputs.isEmpty && linked.problems.map(Self.folder) == [small.path])
+    }
+
+    /// The path an `unreadableFile` problem names.
+    static func folder(_ problem: SnapPoemError) -> String? {
+        if case .unreadableFile(let path, _) = problem { return path }
+        return nil
+    }
+
     /// Removes a tree deeper than PATH_MAX, which `FileManager` cannot (`rm` works relative
     /// to each folder).
     static func removeDeep(_ folder: URL) {
