@@ -153,7 +153,9 @@ struct ManifestResumeTests {
         #expect(!again.error.contains("could not be read"), "\(again.error)")
     }
 
-    @Test("A manifest.jsonl that is not snap-poem's, or is one of the run's inputs, is refused (73) and left as it was")
+    @Test(
+        "A manifest.jsonl that is not snap-poem's, is a newer snap-poem's, or is one of the run's inputs, is refused (73) and left as it was"
+    )
     func foreignOrInputManifest() async throws {
         let input = try BatchFixtures.folder(["a.png": BatchFixtures.stanza])
         let output = try Fixtures.temporaryFolder()
@@ -166,6 +168,15 @@ struct ManifestResumeTests {
         #expect(refused.error.contains("manifest.jsonl: output not written (it holds no line of a snap-poem manifest"), "\(refused.error)")
         #expect(try Data(contentsOf: manifest) == foreign)
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("a.txt").path))
+
+        // A later snap-poem's manifest (a newer schema) is not garbage: refused with its version, kept.
+        let newer = Data("{\"schemaVersion\":2,\"input\":\"a.png\",\"reading\":{}}\n".utf8)
+        try newer.write(to: manifest)
+        let later = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(later.status == 73, "\(later.error)")
+        #expect(
+            later.error.contains("1 of its lines was written by a newer snap-poem (manifest schema 2; this one reads 1)"), "\(later.error)")
+        #expect(try Data(contentsOf: manifest) == newer)
 
         // What a run killed during its first append leaves (one torn line) is still its own.
         try Data("{\"input\":\"a.p".utf8).write(to: manifest)

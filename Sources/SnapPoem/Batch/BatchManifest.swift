@@ -54,12 +54,17 @@ public enum BatchManifest {
         /// Whether one of `unreadableLines` is a torn last line (bytes after the last
         /// newline), as a run killed while it appended leaves.
         public var endsTorn = false
+        /// How many of `unreadableLines` are entries of a newer schema than this snap-poem
+        /// reads (written by a later version); `compact` refuses to drop them.
+        public var newerSchemaLines = 0
+        /// The highest schema version among `newerSchemaLines`; nil when there are none.
+        public var newestSchemaVersion: Int?
 
         /// Whether the file is plainly not a manifest snap-poem wrote: it has lines, and none
-        /// of them is an entry, apart from a torn last line (what a run killed during its
-        /// first append leaves). Such a file is refused, never rewritten (`compact`).
+        /// of them is an entry of any schema, apart from a torn last line (what a run killed
+        /// during its first append leaves). Such a file is refused, never rewritten (`compact`).
         public var isForeign: Bool {
-            compacted.isEmpty && unreadableLines > (endsTorn ? 1 : 0)
+            compacted.isEmpty && newerSchemaLines == 0 && unreadableLines > (endsTorn ? 1 : 0)
         }
 
         /// The current entry of each input, by input. Keyed as Swift compares strings, so two
@@ -124,6 +129,11 @@ public enum BatchManifest {
         private var order: [ExactName] = []
         private var current: [ExactName: ManifestEntry] = [:]
         private var unreadable = 0
+        private var newer = 0
+        private var newestVersion: Int?
+
+        /// Only the schema version of a line, to tell a newer snap-poem's entry from garbage.
+        private struct Versioned: Decodable { let schemaVersion: Int }
 
         mutating func add(_ bytes: UnsafeRawBufferPointer) {
             framer.append(bytes)
@@ -140,6 +150,12 @@ public enum BatchManifest {
             guard let entry = try? decoder.decode(ManifestEntry.self, from: line), entry.schemaVersion == ManifestEntry.currentSchemaVersion
             else {
                 unreadable += 1
+                if let version = (try? decoder.decode(Versioned.self, from: line))?.schemaVersion,
+                    version > ManifestEntry.currentSchemaVersion
+                {
+                    newer += 1
+                    newestVersion = max(newestVersion ?? version, version)
+                }
                 return
             }
             let input = ExactName(entry.input)
@@ -160,16 +176,19 @@ public enum BatchManifest {
                     if case .line(let line) = piece { take(line) } else { unreadable += 1 }
                 }
             }
-            return Contents(compacted: order.compactMap { current[$0] }, unreadableLines: unreadable, endsTorn: unreadable > readable)
+            return Contents(
+                compacted: order.compactMap { current[$0] }, unreadableLines: unreadable, endsTorn: unreadable > readable,
+                newerSchemaLines: newer, newestSchemaVersion: newestVersion)
         }
     }
 
     /// Rewrites the manifest `name` of `folder` with one line per input (its current one),
     /// atomically; a missing file is left missing.
     ///
-    /// A file of that name that is one of the run's inputs (`protected`), or that is plainly
-    /// not a manifest (`Contents.isForeign`: someone's own `manifest.jsonl`), is refused and
-    /// left as it is.
+    /// A file of that name that is one of the run's inputs (`protected`), that is plainly
+    /// not a manifest (`Contents.isForeign`: someone's own `manifest.jsonl`), or that holds
+    /// entries of a newer schema (a later snap-poem's, which this one would drop), is refused
+    /// and left as it is.
     ///
     /// - Returns: how many lines could not be read and were left out (the caller says so).
     /// - Throws: `SnapPoemError.outputNotWritten` when the file is refused, or cannot be
@@ -194,6 +213,14 @@ public enum BatchManifest {
                 path: shown,
                 reason:
                     "it holds no line of a snap-poem manifest, and snap-poem does not replace a file it did not write; move it, or choose another output folder"
+            )
+        }
+        if let version = contents.newestSchemaVersion {
+            let lines = contents.newerSchemaLines
+            throw .outputNotWritten(
+                path: shown,
+                reason:
+                    "\(lines) of its lines \(lines == 1 ? "was" : "were") written by a newer snap-poem (manifest schema \(version); this one reads \(ManifestEntry.currentSchemaVersion)), and rewriting it would drop \(lines == 1 ? "it" : "them"); run the newer snap-poem, or choose another output folder"
             )
         }
         var data = Data()
