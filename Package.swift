@@ -57,7 +57,9 @@ let package = Package(
         // deflate (LineImageEncoding.cpp); Tesseract's UnicharAmbigs::LoadUniversal, so that
         // an LSTM-only engine does not parse the legacy engine's ambiguity table
         // (UniversalAmbiguities.cpp); libpng's and libjpeg's constructors of codec state, so
-        // that the codecs print nothing of their own (CodecMessages.cpp). The linker exports a definition that a linked library also
+        // that the codecs print nothing of their own (CodecMessages.cpp); the OpenMP entry
+        // points Tesseract calls, so that its regions run inline on the threads that run it
+        // (SerialOpenMP.cpp). The linker exports a definition that a linked library also
         // has in any program (the tests' too); the flags say so explicitly for the one shipped.
         .executableTarget(
             name: "snap-poem", dependencies: ["SnapPoemCLI"],
@@ -68,6 +70,12 @@ let package = Package(
                     "-Xlinker", "--export-dynamic-symbol=png_create_read_struct",
                     "-Xlinker", "--export-dynamic-symbol=png_create_write_struct",
                     "-Xlinker", "--export-dynamic-symbol=jpeg_std_error",
+                    "-Xlinker", "--export-dynamic-symbol=GOMP_parallel",
+                    "-Xlinker", "--export-dynamic-symbol=GOMP_parallel_sections",
+                    "-Xlinker", "--export-dynamic-symbol=GOMP_sections_next",
+                    "-Xlinker", "--export-dynamic-symbol=GOMP_sections_end_nowait",
+                    "-Xlinker", "--export-dynamic-symbol=omp_get_thread_num",
+                    "-Xlinker", "--export-dynamic-symbol=omp_get_num_threads",
                 ])
             ]
         ),

@@ -92,6 +92,16 @@ void snap_poem_set_loading_lstm_only(int inside);
 /// Whether LSTM-only initialisations skip the universal ambiguity table (1, the default) or
 /// load it as Tesseract does (0): for the test that compares the two readings.
 void snap_poem_set_skips_universal_ambiguities(int skips);
+/// Makes the OpenMP regions that Tesseract starts on the calling thread from now on run
+/// inline, without libgomp setting up a team of one for each (see SerialOpenMP.cpp), unless
+/// `snap_poem_set_openmp_inline_enabled(0)` is in effect. Regions on other threads still go
+/// to libgomp.
+void snap_poem_run_openmp_inline(void);
+/// 1 when the calling thread's OpenMP regions run inline, else 0.
+int snap_poem_runs_openmp_inline(void);
+/// Whether `snap_poem_run_openmp_inline` makes regions run inline (1, the default) or leaves
+/// them to libgomp (0): for the test that compares the two readings.
+void snap_poem_set_openmp_inline_enabled(int enabled);
 /// TessBaseAPIGetUTF8Text (free with TessDeleteText).
 snap_poem_call_status snap_poem_tess_utf8_text(TessBaseAPI *handle, char **text);
 /// TessBaseAPIGetHOCRText, TessBaseAPIGetTsvText or TessBaseAPIGetAltoText for `kind` 0, 1

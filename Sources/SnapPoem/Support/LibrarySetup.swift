@@ -21,6 +21,10 @@ import Foundation
 ///   each thread right before it runs Tesseract (the setting is per thread). The function is
 ///   looked up at run time because Debian ships no linkable `libgomp.so` outside gcc's own
 ///   folder; where it is absent, Tesseract was built without OpenMP and nothing needs doing.
+///   On the same threads, the OpenMP entry points Tesseract calls run its regions inline
+///   (`Sources/CTesseractShim/SerialOpenMP.cpp`): libgomp would still set up a team of one
+///   for each region (at every time step of the LSTM), 3 % of a batch's CPU. Other threads'
+///   OpenMP, a host program's own, still goes to libgomp.
 /// - Tesseract's `debug_file` is set to `/dev/null` once, before the first engine starts
 ///   (`ensureTesseract`): it is a process-wide variable read by every engine's messages, so
 ///   setting it per engine raced with engines already running. The names of all of
@@ -93,6 +97,14 @@ enum LibrarySetup {
     /// is about to run Tesseract, every time (threads of a pool change).
     static func keepTesseractSingleThreaded() {
         setMaxActiveLevels?(0)
+        snap_poem_run_openmp_inline()
+    }
+
+    /// Whether Tesseract's OpenMP regions run inline on the threads that run it from their
+    /// next recognition on (the default), or go to libgomp as a team of one
+    /// (`Sources/CTesseractShim/SerialOpenMP.cpp`): for the test that compares the two.
+    static func setRunsOpenMPInline(_ inline: Bool) {
+        snap_poem_set_openmp_inline_enabled(inline ? 1 : 0)
     }
 
     /// Whether LSTM-only engines started from now on skip Tesseract's universal ambiguity
