@@ -21,9 +21,12 @@ public struct OutputLayout: Sendable, Equatable {
     public func relativePath(for input: BatchInput) -> String {
         let name = keepsExtension ? input.relativePath : (input.relativePath as NSString).deletingPathExtension
         let base = input.isStandardInput ? "stdin" : name
-        let parts = base.split(separator: "/")
-        let staysInside = !base.hasPrefix("/") && !parts.contains("..")
-        let relative = staysInside ? parts.filter { $0 != "." }.joined(separator: "/") : (base as NSString).lastPathComponent
+        // Taken apart by bytes (`PathComponents`): a `/` before a combining mark is still a `/`.
+        let parts = PathComponents.split(base)
+        let staysInside = !PathComponents.isAbsolute(base) && !parts.contains(where: PathComponents.isParent)
+        let relative =
+            staysInside
+            ? parts.filter { !PathComponents.isCurrent($0) }.joined(separator: "/") : parts.last ?? base
         return relative + "." + fileExtension
     }
 

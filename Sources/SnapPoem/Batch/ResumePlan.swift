@@ -41,7 +41,7 @@ public struct ResumePlan: Sendable {
             let earlier = manifests.record(for: job.input.relativePath)?.entry
             let exists: Bool
             do throws(SnapPoemError) {
-                if let tooLong = relative.split(separator: "/").first(where: { $0.utf8.count > TemporaryName.nameLimit }) {
+                if let tooLong = PathComponents.split(relative).first(where: { $0.utf8.count > TemporaryName.nameLimit }) {
                     throw .outputNotWritten(
                         path: shown,
                         reason: "file name too long: \(tooLong.utf8.count) bytes, over the \(TemporaryName.nameLimit) a file name may have")

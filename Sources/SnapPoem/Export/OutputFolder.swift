@@ -184,8 +184,8 @@ public final class OutputFolder: Sendable {
     /// The descriptor of the folder holding `relative` (this folder's own, or a subfolder's
     /// the caller closes) and the last component's name.
     private func openParent(of relative: String, creating: Bool) throws(SnapPoemError) -> (Int32, String) {
-        let parts = relative.split(separator: "/").map(String.init).filter { $0 != "." }
-        guard let name = parts.last, !parts.contains("..") else {
+        let parts = PathComponents.split(relative).filter { !PathComponents.isCurrent($0) }
+        guard let name = parts.last, !parts.contains(where: PathComponents.isParent) else {
             throw .outputNotWritten(path: shownPath(relative), reason: "the name leaves the output folder")
         }
         do throws(SnapPoemError) {
@@ -202,7 +202,7 @@ public final class OutputFolder: Sendable {
     private func openFolder(_ relative: String, creating: Bool) throws(SnapPoemError) -> Int32 {
         var current = descriptor
         var walked = ""
-        for part in relative.split(separator: "/").map(String.init) where part != "." {
+        for part in PathComponents.split(relative) where !PathComponents.isCurrent(part) {
             walked = walked.isEmpty ? part : walked + "/" + part
             if creating, mkdirat(current, part, 0o777) != 0, errno != EEXIST {
                 let reason = OutputFile.systemReason(errno)
