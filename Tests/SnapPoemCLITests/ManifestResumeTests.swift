@@ -169,6 +169,13 @@ struct ManifestResumeTests {
         #expect(try Data(contentsOf: manifest) == foreign)
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("a.txt").path))
 
+        // Someone's one line without a final newline is not a torn line of snap-poem's.
+        let oneLine = Data("{\"id\":1,\"title\":\"mine\"}".utf8)
+        try oneLine.write(to: manifest)
+        let single = try await BinaryRun.run([input.path, "--output-dir", output.path])
+        #expect(single.status == 73, "\(single.error)")
+        #expect(try Data(contentsOf: manifest) == oneLine)
+
         // A later snap-poem's manifest (a newer schema) is not garbage: refused with its version, kept.
         let newer = Data("{\"schemaVersion\":2,\"input\":\"a.png\",\"reading\":{}}\n".utf8)
         try newer.write(to: manifest)
@@ -179,7 +186,7 @@ struct ManifestResumeTests {
         #expect(try Data(contentsOf: manifest) == newer)
 
         // What a run killed during its first append leaves (one torn line) is still its own.
-        try Data("{\"input\":\"a.p".utf8).write(to: manifest)
+        try Data("{\"contentHash\":\"3f2a".utf8).write(to: manifest)
         let torn = try await BinaryRun.run([input.path, "--output-dir", output.path])
         #expect(torn.status == 0, "\(torn.error)")
         #expect(try BatchFixtures.manifestLines(output).count == 1)
@@ -241,6 +248,27 @@ struct ManifestResumeTests {
         let again = try await BinaryRun.run([input.path, "--output-dir", output.path])
         #expect(again.status == 0, "\(again.error)")
         #expect(again.error.contains("2 images: 0 written, 2 skipped"), "\(again.error)")
+    }
+
+    @Test("A name that starts with a combining accent: its '/' is still a '/', inside the output folder and out of it")
+    func combiningMarkAfterSlash() async throws {
+        // "/" then U+0301 is one Character to Swift; to the kernel the "/" is a separator.
+        let accented = "\u{301}a.png"
+        let work = try BatchFixtures.folder(["in/sub/" + accented: BatchFixtures.stanza, accented: BatchFixtures.stanza])
+        defer { BatchFixtures.remove(work) }
+        // In a folder read: the output goes to out/sub/́a.txt (it used to fail, every run).
+        let inside = try await BinaryRun.run([work.path + "/in", "--output-dir", work.path + "/out"])
+        #expect(inside.status == 0, "\(inside.error)")
+        #expect(FileManager.default.fileExists(atPath: work.path + "/out/sub/\u{301}a.txt"), "\(inside.error)")
+        // Named as "../́a.png" from a folder below: the output is named after the file alone,
+        // inside the output folder (it used to be written beside the input, through the "..").
+        try FileManager.default.createDirectory(atPath: work.path + "/below", withIntermediateDirectories: false)
+        let script = "cd \"$1/below\" && exec \"$2\" \"../$3\" --output-dir out"
+        let named = try await BinaryRun.run(
+            ["-c", script, "sh", work.path, BinaryRun.executable.path, accented], program: URL(fileURLWithPath: "/bin/sh"))
+        #expect(named.status == 0, "\(named.error)")
+        #expect(FileManager.default.fileExists(atPath: work.path + "/below/out/\u{301}a.txt"), "\(named.error)")
+        #expect(!FileManager.default.fileExists(atPath: work.path + "/\u{301}a.txt"))
     }
 
     @Test("Ctrl-C: exit 130, an honest count, a valid manifest, nothing half-written; the rerun does only the rest")

@@ -51,8 +51,9 @@ public enum BatchManifest {
         /// Lines that are not a manifest entry (a torn last line, a newer schema, a line
         /// over the limit).
         public var unreadableLines: Int
-        /// Whether one of `unreadableLines` is a torn last line (bytes after the last
-        /// newline), as a run killed while it appended leaves.
+        /// Whether one of `unreadableLines` is a torn last line that snap-poem was writing:
+        /// bytes after the last newline that begin as every entry line begins
+        /// (`{"contentHash":`, keys sorted), as a run killed while it appended leaves.
         public var endsTorn = false
         /// How many of `unreadableLines` are entries of a newer schema than this snap-poem
         /// reads (written by a later version); `compact` refuses to drop them.
@@ -167,17 +168,32 @@ public enum BatchManifest {
             current[input] = entry
         }
 
+        /// How every entry line starts: `ManifestEntry.line` sorts its keys.
+        private static let entryStart = Array(#"{"contentHash":"#.utf8)
+
+        /// Whether `line`, a last line without its newline, is the start of an entry line
+        /// (what a killed append leaves) rather than someone's own text.
+        static func isTornEntry(_ line: Data) -> Bool {
+            line.count <= entryStart.count ? entryStart.starts(with: line) : line.starts(with: entryStart)
+        }
+
         /// The contents, counting a torn last line (bytes after the last newline).
         mutating func finish() -> Contents {
-            let readable = unreadable
+            var torn = false
             if framer.pendingBytes > 0 {
                 framer.append([0x0A])
                 while let piece = framer.next() {
-                    if case .line(let line) = piece { take(line) } else { unreadable += 1 }
+                    switch piece {
+                    case .line(let line):
+                        let before = unreadable
+                        take(line)
+                        torn = unreadable > before && Self.isTornEntry(line)
+                    case .tooLong: unreadable += 1
+                    }
                 }
             }
             return Contents(
-                compacted: order.compactMap { current[$0] }, unreadableLines: unreadable, endsTorn: unreadable > readable,
+                compacted: order.compactMap { current[$0] }, unreadableLines: unreadable, endsTorn: torn,
                 newerSchemaLines: newer, newestSchemaVersion: newestVersion)
         }
     }
