@@ -102,14 +102,16 @@ public struct ResumePlan: Sendable {
     /// not read to be hashed.
     public static let largestOutputBytes = 64 << 20
 
-    /// The content hash of the file at `relative`, or, for a file over `largestOutputBytes`,
-    /// a value no output's hash equals (it is in the way); nil when it cannot be read.
+    /// The content hash of the file at `relative`; for a file over `largestOutputBytes`, or
+    /// one that is there but cannot be read (no permission, an I/O error), a value no
+    /// output's hash equals: it is in the way, and its image is refused before it is read
+    /// rather than read and then refused when its output is written.
     static func currentHash(of relative: String, in folder: OutputFolder) -> String? {
         do throws(SnapPoemError) {
             return ContentHash.of(try folder.read(relative, limit: largestOutputBytes))
         } catch {
             if case .fileTooLarge = error { return "over \(largestOutputBytes) bytes" }
-            return nil
+            return "unreadable: \(error.description)"
         }
     }
 
