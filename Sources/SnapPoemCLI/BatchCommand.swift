@@ -78,8 +78,20 @@ struct BatchCommand {
         }
         diagnostics.emit(collection.problems.map { Diagnostic($0) })
         diagnostics.emit(collection.notes.map { Diagnostic(.warning, $0) })
-        guard let (inputs, shard) = select(collection, diagnostics: diagnostics) else { return nil }
-        let protected = ProtectedFiles(fileSystemPaths: inputs.map(\.fileSystemPath))
+        guard var (inputs, shard) = select(collection, diagnostics: diagnostics) else { return nil }
+        var protected = ProtectedFiles(fileSystemPaths: inputs.map(\.fileSystemPath))
+        if let path = options.outputDirectory {
+            let (images, manifests) = BatchManifest.separating(
+                BatchManifest.fileName(for: shard), inFolderAt: path, from: inputs, protected: protected)
+            if !manifests.isEmpty {
+                for manifest in manifests {
+                    diagnostics.emit(
+                        Diagnostic(.warning, "skipped: it is this batch's manifest, not an image", subject: manifest.path))
+                }
+                inputs = images
+                protected = ProtectedFiles(fileSystemPaths: inputs.map(\.fileSystemPath))
+            }
+        }
         var jobs = inputs.enumerated().map { BatchJob(index: $0.offset, input: $0.element) }
         var failedAtOnce: [(BatchJob, ImageOutcome)] = []
         if let position = jobs.firstIndex(where: { $0.input.isStandardInput }) {

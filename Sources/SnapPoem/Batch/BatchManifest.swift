@@ -39,6 +39,27 @@ public enum BatchManifest {
         return parts.count == 3 && parts[1] == "of" && Int(parts[0]) != nil && Int(parts[2]) != nil
     }
 
+    /// `inputs` without the ones that are the manifest `name` of the folder at `folderPath`
+    /// (the same file, links followed), and those: a manifest is never an image, and a run
+    /// that took its own manifest for an input (`snap-poem photos/* --output-dir photos`, a
+    /// link planted in a folder read) would otherwise be refused as a whole.
+    public static func separating(
+        _ name: String, inFolderAt folderPath: String, from inputs: [BatchInput], protected: ProtectedFiles
+    ) -> (images: [BatchInput], manifests: [BatchInput]) {
+        let manifestPath = (folderPath.hasSuffix("/") ? folderPath : folderPath + "/") + name
+        // One stat when no input is the manifest (the usual case); one per input when one is.
+        guard protected.contains(path: manifestPath) else { return (inputs, []) }
+        var images: [BatchInput] = [], manifests: [BatchInput] = []
+        for input in inputs {
+            if ProtectedFiles(fileSystemPaths: [input.fileSystemPath]).contains(path: manifestPath) {
+                manifests.append(input)
+            } else {
+                images.append(input)
+            }
+        }
+        return (images, manifests)
+    }
+
     /// The manifest files in `folder`, sorted by name.
     public static func files(in folder: OutputFolder) -> [String] {
         folder.names().filter(isManifestFileName)
