@@ -179,11 +179,15 @@ private struct FolderWalk {
             guard let status = FileStatus(path: path, following: true) else {
                 // A link that leads nowhere, with an image's name (dangling, or a loop of
                 // links), is an input that will fail with its own message, counted; any other
-                // loop of links is noted.
+                // (a link to a folder that cannot be examined, say) is noted.
+                let code = errno
                 if linkStatus.isSymbolicLink, Self.hasImageExtension(name) {
                     found.append((path, child))
-                } else if errno == ELOOP {
+                } else if code == ELOOP {
                     notes.append("\(shown(child)): symbolic link loop, not followed")
+                } else {
+                    let reason = String(cString: strerror(code)).lowercased()
+                    notes.append("\(shown(child)): skipped, it leads to nothing that can be examined (\(reason))")
                 }
                 continue
             }

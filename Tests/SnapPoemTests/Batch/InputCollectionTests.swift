@@ -16,6 +16,8 @@ struct InputCollectionTests {
         try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/sub/up").path, withDestinationPath: "..")
         try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/self").path, withDestinationPath: "self")
         try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/gone.jpg").path, withDestinationPath: "nowhere.jpg")
+        // A dangling link without an image's name (a folder on a drive not mounted): noted.
+        try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/scans").path, withDestinationPath: "unmounted/scans")
         // A loop of links named like images: inputs that fail, counted, never just a note.
         try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/loop-a.png").path, withDestinationPath: "loop-b.png")
         try manager.createSymbolicLink(atPath: root.appendingPathComponent("poems/loop-b.png").path, withDestinationPath: "loop-a.png")
@@ -30,6 +32,7 @@ struct InputCollectionTests {
         #expect(
             collection.notes == [
                 "\(folder)/again/up: symbolic link to a folder above it (a loop), not followed",
+                "\(folder)/scans: skipped, it leads to nothing that can be examined (no such file or directory)",
                 "\(folder)/self: symbolic link loop, not followed",
                 "\(folder)/sub: the same folder as \(folder)/again, read once",
             ])
