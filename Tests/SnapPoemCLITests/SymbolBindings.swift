@@ -21,7 +21,23 @@ struct SymbolBindings {
         let run = try await BinaryRun.run(arguments, environment: environment)
         let report = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
-        return SymbolBindings(run: run, lines: report.split(separator: "\n"))
+        return SymbolBindings(run: run, lines: Self.bindings(in: report))
+    }
+
+    /// The report's bindings, one each. Threads that bind at the same time (two engines
+    /// reading one image's lines) can leave two reports on one line of the file, so the
+    /// report is cut before every "binding file", not only at line ends.
+    static func bindings(in report: String) -> [Substring] {
+        report.split(separator: "\n").flatMap { line -> [Substring] in
+            var pieces: [Substring] = []
+            var rest = line[...]
+            while let next = rest.dropFirst().range(of: "binding file ") {
+                pieces.append(rest[..<next.lowerBound])
+                rest = rest[next.lowerBound...]
+            }
+            pieces.append(rest)
+            return pieces
+        }
     }
 
     /// The report's lines about `symbol`.
@@ -31,7 +47,7 @@ struct SymbolBindings {
     func bindsToExecutable(_ symbol: String, from library: String) -> Bool {
         lines(about: symbol).contains { line in
             let sides = line.components(separatedBy: " to ")
-            return sides.count == 2 && sides[0].contains(library) && sides[1].hasPrefix(BinaryRun.executable.path + " ")
+            return sides.count >= 2 && sides[0].contains(library) && sides[1].hasPrefix(BinaryRun.executable.path + " ")
         }
     }
 }
