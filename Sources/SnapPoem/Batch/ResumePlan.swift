@@ -105,12 +105,15 @@ public struct ResumePlan: Sendable {
     /// The content hash of the file at `relative`; for a file over `largestOutputBytes`, or
     /// one that is there but cannot be read (no permission, an I/O error), a value no
     /// output's hash equals: it is in the way, and its image is refused before it is read
-    /// rather than read and then refused when its output is written.
+    /// rather than read and then refused when its output is written. Nil when the file is
+    /// gone by the time it is read.
     static func currentHash(of relative: String, in folder: OutputFolder) -> String? {
         do throws(SnapPoemError) {
             return ContentHash.of(try folder.read(relative, limit: largestOutputBytes))
         } catch {
             if case .fileTooLarge = error { return "over \(largestOutputBytes) bytes" }
+            // Gone since it was seen (another process removed it): nothing is in the way.
+            if case .fileNotFound = error { return nil }
             return "unreadable: \(error.description)"
         }
     }
