@@ -24,7 +24,8 @@ struct BatchCommand {
 
     func run() async -> ExitCode {
         let diagnostics = DiagnosticsEngine(console: console, verbosity: options.batch.verbosity, progress: options.batch.progress)
-        let collection = InputCollection.collect(options.inputs, fileSystemPaths: SnapPoemMain.argumentBytes)
+        let collection = InputCollection.collect(
+            options.inputs, fileSystemPaths: SnapPoemMain.argumentBytes, followsLinksOutside: options.batch.followsLinksOutside)
         if options.batch.checksManifests {
             return ManifestCheck(options: options, collection: collection, diagnostics: diagnostics).run()
         }
@@ -78,7 +79,8 @@ struct BatchCommand {
         }
         diagnostics.emit(collection.problems.map { Diagnostic($0) })
         diagnostics.emit(collection.notes.map { Diagnostic(.warning, $0) })
-        guard var (inputs, shard) = select(collection, diagnostics: diagnostics) else { return nil }
+        guard let (selected, shard) = select(collection, diagnostics: diagnostics) else { return nil }
+        var inputs = selected
         var protected = ProtectedFiles(fileSystemPaths: inputs.map(\.fileSystemPath))
         if let path = options.outputDirectory {
             let (images, manifests) = BatchManifest.separating(

@@ -35,6 +35,8 @@ struct BatchOptions: Sendable, Equatable {
 
     /// `--keep-extension`: `stanza.jpg` → `stanza.jpg.txt`.
     var keepsExtension = false
+    /// `--follow-links`: symbolic links that lead out of a folder argument are followed too.
+    var followsLinksOutside = false
     /// `--retry-failed`.
     var retriesFailed = false
     /// `--per-image-limit`, or the default (at least a minute more than `--timeout`).
@@ -61,12 +63,13 @@ struct BatchOptions: Sendable, Equatable {
 }
 
 extension CommandOptions {
-    /// Binds `--keep-extension`, `--retry-failed`, `--per-image-limit`, `--worker-memory`,
+    /// Binds `--keep-extension`, `--follow-links`, `--retry-failed`, `--per-image-limit`, `--worker-memory`,
     /// `--progress`, `-q`, `-v`, `--check-manifests` and `--shard auto`, and computes the
     /// options hash. Runs last.
     mutating func bindBatch(_ parsed: ParsedArguments) throws(UsageError) {
         var batch = BatchOptions()
         batch.keepsExtension = parsed.has("keep-extension")
+        batch.followsLinksOutside = parsed.has("follow-links")
         batch.retriesFailed = parsed.has("retry-failed")
         if parsed.has("force"), batch.retriesFailed {
             throw UsageError(message: "'--force' reads every input again; '--retry-failed' adds nothing to it.")
@@ -140,7 +143,7 @@ extension CommandOptions {
     /// Options that change where and how a batch runs, not what an image's output holds.
     static let optionsOutsideHash: Set<String> = [
         "jobs", "shard", "force", "retry-failed", "per-image-limit", "worker-memory", "progress", "quiet", "verbose",
-        "check-manifests", "output-dir", "help", "version", "list-langs", "copy",
+        "check-manifests", "output-dir", "help", "version", "list-langs", "copy", "follow-links",
     ]
 
     /// A digest of everything that shapes one image's output: every option given except

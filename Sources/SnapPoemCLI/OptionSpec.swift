@@ -60,6 +60,11 @@ struct OptionSpec: Sendable, Equatable {
             "keep-extension",
             help: "Name outputs after the whole input name (stanza.jpg -> stanza.jpg.txt), so stanza.jpg and stanza.png never collide."),
         OptionSpec(
+            "follow-links",
+            help:
+                "Also follow symbolic links in folders given as inputs that lead out of those folders (by default they are skipped with a warning; links inside are followed)."
+        ),
+        OptionSpec(
             "retry-failed",
             help:
                 "With --output-dir: read again the inputs that failed before. A rerun otherwise skips inputs done or failed with the same file and options."

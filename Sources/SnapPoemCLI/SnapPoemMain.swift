@@ -57,7 +57,7 @@ public enum SnapPoemMain {
     private static let processArguments = RawArguments.process.shown
 
     /// The exact bytes of the process's arguments that are not valid UTF-8, by their shown
-    /// form: what a file argument opens (`InputCollection.collect(_:fileSystemPaths:)`).
+    /// form: what a file argument opens (`InputCollection.collect(_:fileSystemPaths:followsLinksOutside:)`).
     static var argumentBytes: [String: [UInt8]] { RawArguments.process.bytes }
 
     /// The first argument that selects the hidden batch worker mode (`BatchWorker`), which a

@@ -6,7 +6,8 @@ extension BatchInput {
     /// The file is opened without blocking and examined before any byte is read, so a FIFO,
     /// a device or a socket that happens to carry an image's name is refused instead of
     /// waiting forever or reading without end; a file over `ImageLimits.maxFileBytes` is
-    /// refused from its size.
+    /// refused from its size. An input found in a folder (`enclosingFolder`) is refused when
+    /// the file opened lies outside that folder.
     ///
     /// - Throws: `SnapPoemError` naming `path`: not found, a folder, not a regular file,
     ///   permission denied, too large, out of memory, an I/O error.
@@ -18,6 +19,7 @@ extension BatchInput {
     /// awaited (`SnapPoemError.cancelled` when it answers true).
     func readContents(shouldStop: () -> Bool) throws(SnapPoemError) -> Data {
         try InputFile.read(
-            fileSystemPath: fileSystemPath, name: path, limit: ImageLimits.standard.maxFileBytes, shouldStop: shouldStop)
+            fileSystemPath: fileSystemPath, name: path, limit: ImageLimits.standard.maxFileBytes, within: enclosingFolder,
+            shouldStop: shouldStop)
     }
 }

@@ -14,6 +14,11 @@ public struct BatchInput: Sendable, Equatable, Hashable {
     public var relativePath: String
     /// The exact bytes of the path, as the file system has them; what is opened.
     public var fileSystemPath: [UInt8]
+    /// For an image found in a folder argument: that folder's path with every symbolic link
+    /// resolved. Reading refuses a file that turns out to lie outside it (a link there changed
+    /// after the folder was listed). Nil for a file named directly, and for every input when
+    /// links out of folders are followed (`--follow-links`).
+    public var enclosingFolder: [UInt8]?
 
     /// Creates a batch input for a path given as text.
     public init(path: String, relativePath: String? = nil) {
@@ -31,10 +36,11 @@ public struct BatchInput: Sendable, Equatable, Hashable {
     }
 
     /// Creates a batch input from names already shown and the bytes to open.
-    init(path: String, relativePath: String, fileSystemPath: [UInt8]) {
+    init(path: String, relativePath: String, fileSystemPath: [UInt8], enclosingFolder: [UInt8]? = nil) {
         self.path = path
         self.relativePath = relativePath
         self.fileSystemPath = fileSystemPath
+        self.enclosingFolder = enclosingFolder
     }
 
     /// Whether this input is standard input.
@@ -48,7 +54,8 @@ public struct BatchInput: Sendable, Equatable, Hashable {
 
     /// Expands the command line's arguments: a file stays as it is (even a missing one, so
     /// that its error is reported in turn), a folder becomes every image below it, in sorted
-    /// order, hidden files and folders skipped, symbolic links followed.
+    /// order, hidden files and folders skipped, symbolic links followed while they stay inside
+    /// the folder.
     ///
     /// `InputCollection.collect(_:)` gives the same inputs together with what was noticed on
     /// the way (link loops, folders without images).

@@ -9,11 +9,17 @@ import Foundation
 /// - Names are read as bytes (`opendir`/`readdir`), so a name that is not valid UTF-8 is
 ///   read like any other (and shown with `\xNN` escapes); so is an argument, given its bytes
 ///   (`fileSystemPaths`).
-/// - Symbolic links are followed, to files and to folders. A link to a folder above it (a
-///   loop) is not followed and is noted once; a folder reached a second time through
-///   another link is not read again and is noted. A link whose target is missing, or that
-///   is part of a loop of links, but whose name is an image's becomes an input, so that it
-///   fails with its own error and is counted.
+/// - Symbolic links are followed, to files and to folders, as long as they lead to a place
+///   inside the folder argument (every link resolved, `realpath`). A link to an image or a
+///   folder outside it is not followed and is noted, unless `followsLinksOutside` asks for
+///   it: someone else's folder can hold a link to the reader's own photos or to `/`, and
+///   what it leads to would end up in the outputs. Each image found carries the folder's
+///   resolved path (`BatchInput.enclosingFolder`), and reading it checks the file opened
+///   against it again, so a link changed after the listing is refused too.
+/// - A link to a folder above it (a loop) is not followed and is noted once; a folder
+///   reached a second time through another link is not read again and is noted. A link
+///   whose target is missing, or that is part of a loop of links, but whose name is an
+///   image's becomes an input, so that it fails with its own error and is counted.
 /// - An entry that is listed but cannot be examined (`lstat` fails: a folder that can be
 ///   listed but not entered, a path longer than `PATH_MAX`) is never dropped in silence:
 ///   with an image's name it becomes an input that fails with its own error; anything else
@@ -41,8 +47,13 @@ public struct InputCollection: Sendable {
     ///   - fileSystemPaths: the exact bytes of arguments that are not valid UTF-8, keyed by
     ///     the argument as shown (`BatchInput.displayName(of:)`, each stray byte as `\xNN`);
     ///     an argument not in it is opened as its UTF-8.
-    public static func collect(_ arguments: [String], fileSystemPaths: [String: [UInt8]] = [:]) -> InputCollection {
-        collect(arguments, fileSystemPaths: fileSystemPaths, maximumEntries: maximumEntries)
+    ///   - followsLinksOutside: whether symbolic links that lead out of a folder argument are
+    ///     followed too (the command line's `--follow-links`); by default they are noted and
+    ///     skipped.
+    public static func collect(
+        _ arguments: [String], fileSystemPaths: [String: [UInt8]] = [:], followsLinksOutside: Bool = false
+    ) -> InputCollection {
+        collect(arguments, fileSystemPaths: fileSystemPaths, maximumEntries: maximumEntries, followsLinksOutside: followsLinksOutside)
     }
 
     /// The most entries (files, folders, links; images or not) a run's folder arguments may
@@ -53,7 +64,9 @@ public struct InputCollection: Sendable {
     public static let maximumEntries = 1_000_000
 
     /// `collect(_:fileSystemPaths:)` with another limit on the entries walked.
-    package static func collect(_ arguments: [String], fileSystemPaths: [String: [UInt8]], maximumEntries: Int) -> InputCollection {
+    package static func collect(
+        _ arguments: [String], fileSystemPaths: [String: [UInt8]], maximumEntries: Int, followsLinksOutside: Bool = false
+    ) -> InputCollection {
         var collection = InputCollection(inputs: [], problems: [], notes: [], hasFolderArgument: false)
         var entriesLeft = maximumEntries
         for argument in arguments {
@@ -63,7 +76,9 @@ public struct InputCollection: Sendable {
                 continue
             }
             collection.hasFolderArgument = true
-            var walk = FolderWalk(root: bytes, shownRoot: argument, entriesLeft: entriesLeft)
+            let confinement: FolderWalk.Confinement =
+                followsLinksOutside ? .none : CanonicalPath.of(bytes).map { .within($0) } ?? .unresolved(errno)
+            var walk = FolderWalk(root: bytes, shownRoot: argument, entriesLeft: entriesLeft, confinement: confinement)
             walk.run(rootIdentity: status.identity)
             entriesLeft = max(0, walk.entriesLeft)
             if walk.entriesLeft < 0 {
@@ -81,7 +96,9 @@ public struct InputCollection: Sendable {
             }
             collection.notes += walk.notes
             collection.inputs += walk.found.sorted { $0.relative.lexicographicallyPrecedes($1.relative) }.map {
-                BatchInput(fileSystemPath: $0.full, relativeFileSystemPath: $0.relative)
+                var input = BatchInput(fileSystemPath: $0.full, relativeFileSystemPath: $0.relative)
+                if case .within(let folder) = confinement { input.enclosingFolder = folder }
+                return input
             }
         }
         return collection
@@ -113,10 +130,52 @@ struct FileStatus {
     }
 }
 
+/// The path of a file or folder with every symbolic link, `.` and `..` resolved.
+enum CanonicalPath {
+    /// `realpath(3)` of `path`; nil when it cannot be resolved (`errno` says why).
+    static func of(_ path: [UInt8]) -> [UInt8]? {
+        let resolved = (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress!, nil) }
+        }
+        guard let resolved else { return nil }
+        defer { free(resolved) }
+        return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    }
+
+    /// The path of the file open as `descriptor`, as the kernel knows it
+    /// (`/proc/self/fd/N`); nil when it cannot be told.
+    static func of(descriptor: Int32) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { target in
+            target.withMemoryRebound(to: CChar.self) { readlink("/proc/self/fd/\(descriptor)", $0.baseAddress!, $0.count) }
+        }
+        guard count > 0, count < buffer.count, buffer[0] == UInt8(ascii: "/") else { return nil }
+        return Array(buffer[..<count])
+    }
+
+    /// Whether the resolved path `path` is `folder` or lies below it (both resolved).
+    static func isPath(_ path: [UInt8], within folder: [UInt8]) -> Bool {
+        if folder == [UInt8(ascii: "/")] { return path.first == UInt8(ascii: "/") }
+        guard path.count >= folder.count, path.starts(with: folder) else { return false }
+        return path.count == folder.count || path[folder.count] == UInt8(ascii: "/")
+    }
+}
+
 /// One folder argument's walk, depth first.
 private struct FolderWalk {
+    /// Where links may lead and still be followed.
+    enum Confinement {
+        /// Anywhere (`--follow-links`).
+        case none
+        /// Inside this folder (the argument, resolved).
+        case within([UInt8])
+        /// The argument itself could not be resolved (this `errno`): no link is followed.
+        case unresolved(Int32)
+    }
+
     let root: [UInt8]
     let shownRoot: String
+    let confinement: Confinement
     var found: [(full: [UInt8], relative: [UInt8])] = []
     var notes: [String] = []
     var problem: SnapPoemError?
@@ -125,10 +184,32 @@ private struct FolderWalk {
     var entriesLeft: Int
     private var visited: [FileStatus.Identity: [UInt8]] = [:]
 
-    init(root: [UInt8], shownRoot: String, entriesLeft: Int) {
+    init(root: [UInt8], shownRoot: String, entriesLeft: Int, confinement: Confinement) {
         self.root = root
         self.shownRoot = shownRoot
         self.entriesLeft = entriesLeft
+        self.confinement = confinement
+    }
+
+    /// Why the link at `path` is not followed, or nil when it may be: it leads out of the
+    /// folder argument (and `--follow-links` was not given).
+    private func outsideNote(link path: [UInt8], shown child: [UInt8]) -> String? {
+        switch confinement {
+        case .none:
+            return nil
+        case .unresolved(let code):
+            let reason = String(cString: strerror(code)).lowercased()
+            return
+                "\(shown(child)): symbolic link not followed: where \(shownRoot) itself lies cannot be resolved (\(reason)), so it cannot be told whether the link stays inside"
+        case .within(let folder):
+            guard let target = CanonicalPath.of(path) else {
+                let reason = String(cString: strerror(errno)).lowercased()
+                return "\(shown(child)): symbolic link not followed: where it leads cannot be resolved (\(reason))"
+            }
+            if CanonicalPath.isPath(target, within: folder) { return nil }
+            let place = BatchInput.displayName(of: target)
+            return "\(shown(child)): symbolic link not followed: it leads out of \(shownRoot), to \(place) (--follow-links follows it)"
+        }
     }
 
     mutating func run(rootIdentity: FileStatus.Identity) {
@@ -189,6 +270,12 @@ private struct FolderWalk {
                     let reason = String(cString: strerror(code)).lowercased()
                     notes.append("\(shown(child)): skipped, it leads to nothing that can be examined (\(reason))")
                 }
+                continue
+            }
+            if linkStatus.isSymbolicLink, status.isDirectory || Self.hasImageExtension(name),
+                let note = outsideNote(link: path, shown: child)
+            {
+                notes.append(note)
                 continue
             }
             if status.isDirectory {

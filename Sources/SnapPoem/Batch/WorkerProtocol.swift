@@ -46,6 +46,9 @@ public struct WorkerRequest: Sendable, Equatable, Codable {
     public var name: String
     /// The path below its folder argument.
     public var relativeName: String
+    /// The folder argument's resolved path, which the file opened must lie inside
+    /// (`BatchInput.enclosingFolder`).
+    public var enclosingFolder: Data?
     /// The bytes themselves, for standard input (which only the supervisor can read).
     public var contents: Data?
 
@@ -55,12 +58,17 @@ public struct WorkerRequest: Sendable, Equatable, Codable {
         self.path = Data(job.input.fileSystemPath)
         self.name = job.input.path
         self.relativeName = job.input.relativePath
+        self.enclosingFolder = job.input.enclosingFolder.map { Data($0) }
         self.contents = job.contents
     }
 
     /// The job this request names.
     public var job: BatchJob {
-        BatchJob(index: id, input: BatchInput(path: name, relativePath: relativeName, fileSystemPath: Array(path)), contents: contents)
+        BatchJob(
+            index: id,
+            input: BatchInput(
+                path: name, relativePath: relativeName, fileSystemPath: Array(path), enclosingFolder: enclosingFolder.map { Array($0) }),
+            contents: contents)
     }
 }
 

@@ -42,6 +42,66 @@ struct InputCollectionTests {
         #expect(try collection.inputs[1].readContents() == Data([1]))
     }
 
+    @Test(
+        "Links that lead out of the folder are skipped with a warning, unless asked for; a link swapped in after listing is refused at reading"
+    )
+    func linksOutsideTheFolder() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let manager = FileManager.default
+        for folder in ["shared/sub", "private/album"] {
+            try manager.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for file in ["shared/sub/a.png", "private/secret.png", "private/album/b.png"] {
+            _ = manager.createFile(atPath: root.appendingPathComponent(file).path, contents: Data(file.utf8))
+        }
+        // Someone's folder, with links to the reader's own photos beside it, to /, and links
+        // that stay inside (relative and absolute) or climb out and back in.
+        let shared = root.appendingPathComponent("shared").path
+        let links: [(String, String)] = [
+            ("mine.png", "../private/secret.png"), ("album", root.appendingPathComponent("private/album").path), ("everything", "/"),
+            ("inside.png", "sub/a.png"), ("absolute", shared + "/sub"), ("round.png", "../shared/sub/a.png"),
+        ]
+        for (name, target) in links {
+            try manager.createSymbolicLink(atPath: shared + "/" + name, withDestinationPath: target)
+        }
+        let canonicalRoot = try #require(manager.destinationOfSymbolicLinkIfAny(root.path))
+        let collection = InputCollection.collect([shared])
+        #expect(collection.problems.isEmpty)
+        #expect(collection.inputs.map(\.relativePath) == ["absolute/a.png", "inside.png", "round.png"])
+        #expect(
+            collection.notes == [
+                "\(shared)/album: symbolic link not followed: it leads out of \(shared), to \(canonicalRoot)/private/album (--follow-links follows it)",
+                "\(shared)/everything: symbolic link not followed: it leads out of \(shared), to / (--follow-links follows it)",
+                "\(shared)/mine.png: symbolic link not followed: it leads out of \(shared), to \(canonicalRoot)/private/secret.png (--follow-links follows it)",
+                "\(shared)/sub: the same folder as \(shared)/absolute, read once",
+            ])
+        #expect(collection.inputs.allSatisfy { $0.enclosingFolder == Array((canonicalRoot + "/shared").utf8) })
+        #expect(try collection.inputs[1].readContents() == Data("shared/sub/a.png".utf8))
+
+        // Followed when asked (without the link to /, which would then be walked up to the
+        // entry budget).
+        try manager.removeItem(atPath: shared + "/everything")
+        let followed = InputCollection.collect([shared], followsLinksOutside: true)
+        #expect(followed.inputs.map(\.relativePath).contains("mine.png"))
+        #expect(followed.inputs.map(\.relativePath).contains("album/b.png"))
+        #expect(followed.inputs.allSatisfy { $0.enclosingFolder == nil })
+
+        // A link that pointed inside when the folder was listed and outside when it is read.
+        let swapped = try #require(collection.inputs.first { $0.relativePath == "inside.png" })
+        try manager.removeItem(atPath: shared + "/inside.png")
+        try manager.createSymbolicLink(atPath: shared + "/inside.png", withDestinationPath: "../private/secret.png")
+        #expect(
+            throws: SnapPoemError.unreadableFile(
+                path: shared + "/inside.png",
+                reason:
+                    "it leads out of the folder it was found in, \(canonicalRoot)/shared, to \(canonicalRoot)/private/secret.png: a link changed after the folder was listed, and links out of a folder are followed only with --follow-links"
+            )
+        ) { try swapped.readContents() }
+        // A file named directly is read wherever it is.
+        #expect(try InputCollection.collect([shared + "/inside.png"]).inputs[0].readContents() == Data("private/secret.png".utf8))
+    }
+
     @Test("A name that is not UTF-8 is collected and read by its bytes, shown with \\x escapes")
     func bytes() throws {
         let root = try Fixtures.temporaryFolder()
@@ -132,7 +192,8 @@ struct InputCollectionTests {
                 _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("sub/p\(index).png").path, contents: Data([1]))
             }
         }
-        // A link to another tree counts what lies behind it (as a link to / would).
+        // A link to another tree, followed when asked, counts what lies behind it (as a link
+        // to / would).
         try FileManager.default.createSymbolicLink(atPath: small.appendingPathComponent("elsewhere").path, withDestinationPath: large.path)
         let within = InputCollection.collect([large.path], fileSystemPaths: [:], maximumEntries: 7)
         #expect(within.problems.isEmpty && within.inputs.count == 6)
@@ -152,9 +213,13 @@ struct InputCollectionTests {
         #expect(shared.inputs.map(\.relativePath) == [large.path + "/sub/p1.png", "p1.png", "p2.png", "p3.png"])
         #expect(shared.problems.map(Self.folder) == [large.path])
         // small holds sub (1 + 3) and the link (1), and behind the link large's 1 + 6.
-        #expect(InputCollection.collect([small.path], fileSystemPaths: [:], maximumEntries: 12).inputs.count == 9)
-        let linked = InputCollection.collect([small.path], fileSystemPaths: [:], maximumEntries: 11)
+        #expect(
+            InputCollection.collect([small.path], fileSystemPaths: [:], maximumEntries: 12, followsLinksOutside: true).inputs.count == 9)
+        let linked = InputCollection.collect([small.path], fileSystemPaths: [:], maximumEntries: 11, followsLinksOutside: true)
         #expect(linked.inputs.isEmpty && linked.problems.map(Self.folder) == [small.path])
+        // Not followed (the default), the link costs its own entry only.
+        let confined = InputCollection.collect([small.path], fileSystemPaths: [:], maximumEntries: 5)
+        #expect(confined.problems.isEmpty && confined.inputs.count == 3)
     }
 
     /// The path an `unreadableFile` problem names.
@@ -171,5 +236,12 @@ struct InputCollectionTests {
         remove.arguments = ["-rf", folder.path]
         try? remove.run()
         remove.waitUntilExit()
+    }
+}
+
+extension FileManager {
+    /// `path` with every symbolic link resolved (the temporary folder may lie behind one).
+    fileprivate func destinationOfSymbolicLinkIfAny(_ path: String) -> String? {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }
 }

@@ -96,4 +96,14 @@ struct WorkerConfigurationTests {
         #expect(entry.messages == ["libpng error: bad"])
         #expect(entry.timings?.coverageCheckMs == 7, "the coverage check's time reaches the manifest")
     }
+
+    @Test("A request keeps the folder its image must lie in, so a worker refuses a link swapped after the listing too")
+    func requestKeepsEnclosingFolder() throws {
+        let input = BatchInput(
+            path: "in/a.png", relativePath: "a.png", fileSystemPath: Array("in/a.png".utf8), enclosingFolder: [0x2F, 0xE9])
+        let line = WorkerLine.encode(WorkerRequest(id: 3, job: BatchJob(index: 3, input: input)))
+        let decoded = try #require(WorkerLine.decode(WorkerRequest.self, from: line.dropLast()))
+        #expect(decoded.job.input == input)
+        #expect(decoded.job.input.enclosingFolder == [0x2F, 0xE9])
+    }
 }
