@@ -282,7 +282,7 @@ public struct ServiceError: Error, Sendable, Equatable {
         case .cancelled:
             self = .shuttingDown
         case .notARegularFile, .fileNotFound, .unreadableFile, .tessdataNotFound, .engineInitializationFailed, .recognitionFailed,
-            .outputNotWritten, .exportFailed, .noImagesInFolder, .workerFailed:
+            .outputNotWritten, .exportFailed, .noImagesInFolder, .unreadableFolder, .workerFailed:
             self.init(.internalError, message: error.description)
         }
     }

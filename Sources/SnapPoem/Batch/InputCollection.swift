@@ -29,8 +29,8 @@ import Foundation
 public struct InputCollection: Sendable {
     /// Every input, in order: arguments as given, each folder's images sorted.
     public var inputs: [BatchInput]
-    /// Folders that could not be listed or hold no image (`SnapPoemError.unreadableFile`,
-    /// `.noImagesInFolder`), one per folder.
+    /// Folders that could not be listed, passed the entry budget or hold no image
+    /// (`SnapPoemError.unreadableFolder`, `.noImagesInFolder`), one per folder.
     public var problems: [SnapPoemError]
     /// Things skipped that a person should know about: link loops, folders reached twice,
     /// entries that cannot be examined. One line each, naming the path.
@@ -76,6 +76,15 @@ public struct InputCollection: Sendable {
                 continue
             }
             collection.hasFolderArgument = true
+            guard entriesLeft > 0 else {
+                collection.problems.append(
+                    .unreadableFolder(
+                        path: argument,
+                        reason:
+                            "not listed: the folders before it already hold the \(Self.grouped(maximumEntries)) entries that a run's folders may hold (files and folders, links followed); name it in a run of its own"
+                    ))
+                continue
+            }
             let confinement: FolderWalk.Confinement =
                 followsLinksOutside ? .none : CanonicalPath.of(bytes).map { .within($0) } ?? .unresolved(errno)
             var walk = FolderWalk(root: bytes, shownRoot: argument, entriesLeft: entriesLeft, confinement: confinement)
@@ -83,10 +92,10 @@ public struct InputCollection: Sendable {
             entriesLeft = max(0, walk.entriesLeft)
             if walk.entriesLeft < 0 {
                 walk.found = []
-                walk.problem = .unreadableFile(
+                walk.problem = .unreadableFolder(
                     path: argument,
                     reason:
-                        "listing it passed the \(maximumEntries) entries that a run's folders may hold (files and folders, links followed); none of its images is read: name smaller folders"
+                        "listing it passed the \(Self.grouped(maximumEntries)) entries that a run's folders may hold (files and folders, links followed); none of its images is read: name smaller folders"
                 )
             }
             if let problem = walk.problem {
@@ -102,6 +111,18 @@ public struct InputCollection: Sendable {
             }
         }
         return collection
+    }
+
+    /// `count` with its digits in groups of three (`1,000,000`).
+    package static func grouped(_ count: Int) -> String {
+        var digits = String(count.magnitude)
+        var groups: [Substring] = []
+        while digits.count > 3 {
+            groups.insert(digits.suffix(3), at: 0)
+            digits.removeLast(3)
+        }
+        groups.insert(Substring(digits), at: 0)
+        return (count < 0 ? "-" : "") + groups.joined(separator: ",")
     }
 }
 
@@ -236,7 +257,7 @@ private struct FolderWalk {
         case .failed(let code):
             let reason = String(cString: strerror(code)).lowercased()
             if isRoot {
-                problem = .unreadableFile(path: shownRoot, reason: "the folder cannot be listed: \(reason)")
+                problem = .unreadableFolder(path: shownRoot, reason: "it cannot be listed: \(reason)")
             } else {
                 notes.append("\(shown(relative)): folder skipped, it cannot be listed (\(reason))")
             }

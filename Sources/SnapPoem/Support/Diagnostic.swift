@@ -99,7 +99,8 @@ extension SnapPoemError {
         case .invalidLanguage, .invalidOption, .invalidReplacementsFile: .usage
         case .languageNotAvailable, .tessdataNotFound, .engineInitializationFailed, .invalidEngineVariable: .engine
         case .fileNotFound, .unreadableFile, .emptyFile, .unsupportedImageFormat, .corruptImage, .imageTooLarge, .recognitionFailed,
-            .noImagesInFolder, .workerFailed, .notARegularFile, .fileTooLarge, .outOfMemory, .tooManyMarks, .regionOutsideImage:
+            .noImagesInFolder, .unreadableFolder, .workerFailed, .notARegularFile, .fileTooLarge, .outOfMemory, .tooManyMarks,
+            .regionOutsideImage:
             .input
         }
     }

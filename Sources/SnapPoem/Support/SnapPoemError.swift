@@ -46,6 +46,10 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
     case exportFailed(path: String, format: String, reason: String)
     /// A folder named as an input holds no image (by extension) at all.
     case noImagesInFolder(path: String)
+    /// A folder named as an input cannot be read: it cannot be listed (`reason` says why),
+    /// or listing it passes the entries a run's folders may hold
+    /// (`InputCollection.maximumEntries`). None of its images is read.
+    case unreadableFolder(path: String, reason: String)
     /// The batch worker reading `path` died or was stopped: `reason` says how (`worker
     /// crashed: signal 4 (SIGILL)`, `over the per-image limit of 120 s`). Only that image is
     /// lost; the batch goes on with a fresh worker.
@@ -115,6 +119,8 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
             return "\(path): output not written (\(reason)); nothing was left behind"
         case .exportFailed(let path, let format, let reason):
             return "\(path): cannot export as \(format) (\(reason))"
+        case .unreadableFolder(let path, let reason):
+            return "\(path): cannot read the folder (\(reason))"
         case .noImagesInFolder(let path):
             return "\(path): no images in this folder (looked for .png, .jpg, .tif, .webp, .bmp, .gif, .pnm, .jp2 files)"
         case .workerFailed(let path, let reason):

@@ -201,7 +201,7 @@ struct InputCollectionTests {
         #expect(past.inputs.isEmpty)
         #expect(
             past.problems == [
-                .unreadableFile(
+                .unreadableFolder(
                     path: large.path,
                     reason:
                         "listing it passed the 6 entries that a run's folders may hold (files and folders, links followed); none of its images is read: name smaller folders"
@@ -212,6 +212,15 @@ struct InputCollectionTests {
             [large.path + "/sub/p1.png", small.path + "/sub", large.path], fileSystemPaths: [:], maximumEntries: 8)
         #expect(shared.inputs.map(\.relativePath) == [large.path + "/sub/p1.png", "p1.png", "p2.png", "p3.png"])
         #expect(shared.problems.map(Self.folder) == [large.path])
+        // A folder after the budget is spent is not listed at all, and says so.
+        let spent = InputCollection.collect([small.path + "/sub", large.path], fileSystemPaths: [:], maximumEntries: 3)
+        #expect(spent.inputs.count == 3)
+        #expect(
+            spent.problems.map(\.description) == [
+                "\(large.path): cannot read the folder (not listed: the folders before it already hold the 3 entries that a run's folders may hold (files and folders, links followed); name it in a run of its own)"
+            ])
+        #expect(InputCollection.grouped(InputCollection.maximumEntries) == "1,000,000")
+        #expect([0, 999, 1000, 12_345, -4_321].map(InputCollection.grouped) == ["0", "999", "1,000", "12,345", "-4,321"])
         // small holds sub (1 + 3) and the link (1), and behind the link large's 1 + 6.
         #expect(
             InputCollection.collect([small.path], fileSystemPaths: [:], maximumEntries: 12, followsLinksOutside: true).inputs.count == 9)
@@ -224,7 +233,7 @@ struct InputCollectionTests {
 
     /// The path an `unreadableFile` problem names.
     static func folder(_ problem: SnapPoemError) -> String? {
-        if case .unreadableFile(let path, _) = problem { return path }
+        if case .unreadableFolder(let path, _) = problem { return path }
         return nil
     }
 
