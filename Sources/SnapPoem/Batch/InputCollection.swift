@@ -71,7 +71,8 @@ public struct InputCollection: Sendable {
         var entriesLeft = maximumEntries
         for argument in arguments {
             let bytes = fileSystemPaths[argument] ?? Array(argument.utf8)
-            guard argument != "-", let status = FileStatus(path: bytes, following: true), status.isDirectory else {
+            var ignored: Int32 = 0
+            guard argument != "-", let status = FileStatus(path: bytes, following: true, failure: &ignored), status.isDirectory else {
                 collection.inputs.append(BatchInput(path: argument, relativePath: argument, fileSystemPath: bytes))
                 continue
             }
@@ -85,8 +86,9 @@ public struct InputCollection: Sendable {
                     ))
                 continue
             }
+            var failure: Int32 = 0
             let confinement: FolderWalk.Confinement =
-                followsLinksOutside ? .none : CanonicalPath.of(bytes).map { .within($0) } ?? .unresolved(errno)
+                followsLinksOutside ? .none : CanonicalPath.of(bytes, failure: &failure).map { .within($0) } ?? .unresolved(failure)
             var walk = FolderWalk(root: bytes, shownRoot: argument, entriesLeft: entriesLeft, confinement: confinement)
             walk.run(rootIdentity: status.identity)
             entriesLeft = max(0, walk.entriesLeft)
@@ -138,13 +140,20 @@ struct FileStatus {
     let isSymbolicLink: Bool
     let identity: Identity
 
-    /// Nil when the path cannot be examined; `errno` says why.
-    init?(path: [UInt8], following: Bool) {
+    /// Nil when the path cannot be examined; `failure` is then set to the `errno` that says
+    /// why, taken as the call returned (before anything else can change it).
+    init?(path: [UInt8], following: Bool, failure: inout Int32) {
         var info = stat()
-        let result = (path + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { following ? stat($0.baseAddress!, &info) : lstat($0.baseAddress!, &info) }
+        let (result, code) = (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                let result = following ? stat($0.baseAddress!, &info) : lstat($0.baseAddress!, &info)
+                return (result, errno)
+            }
         }
-        guard result == 0 else { return nil }
+        guard result == 0 else {
+            failure = code
+            return nil
+        }
         isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
         isSymbolicLink = (info.st_mode & S_IFMT) == S_IFLNK
         identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
@@ -153,12 +162,19 @@ struct FileStatus {
 
 /// The path of a file or folder with every symbolic link, `.` and `..` resolved.
 enum CanonicalPath {
-    /// `realpath(3)` of `path`; nil when it cannot be resolved (`errno` says why).
-    static func of(_ path: [UInt8]) -> [UInt8]? {
-        let resolved = (path + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress!, nil) }
+    /// `realpath(3)` of `path`; nil when it cannot be resolved, with `failure` set to the
+    /// `errno` that says why.
+    static func of(_ path: [UInt8], failure: inout Int32) -> [UInt8]? {
+        let (resolved, code) = (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                let resolved = realpath($0.baseAddress!, nil)
+                return (resolved, errno)
+            }
         }
-        guard let resolved else { return nil }
+        guard let resolved else {
+            failure = code
+            return nil
+        }
         defer { free(resolved) }
         return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
@@ -223,8 +239,9 @@ private struct FolderWalk {
             return
                 "\(shown(child)): symbolic link not followed: where \(shownRoot) itself lies cannot be resolved (\(reason)), so it cannot be told whether the link stays inside"
         case .within(let folder):
-            guard let target = CanonicalPath.of(path) else {
-                let reason = String(cString: strerror(errno)).lowercased()
+            var failure: Int32 = 0
+            guard let target = CanonicalPath.of(path, failure: &failure) else {
+                let reason = String(cString: strerror(failure)).lowercased()
                 return "\(shown(child)): symbolic link not followed: where it leads cannot be resolved (\(reason))"
             }
             if CanonicalPath.isPath(target, within: folder) { return nil }
@@ -266,11 +283,12 @@ private struct FolderWalk {
         for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) where name.first != UInt8(ascii: ".") {
             let child = relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name
             let path = full(child)
-            guard let linkStatus = FileStatus(path: path, following: false) else {
+            var failure: Int32 = 0
+            guard let linkStatus = FileStatus(path: path, following: false, failure: &failure) else {
                 // Listed but not examinable (a folder that can be listed but not entered, a
                 // path over PATH_MAX): an image's name is an input that fails with its own
                 // message, counted; anything else is noted, never dropped in silence.
-                let reason = String(cString: strerror(errno)).lowercased()
+                let reason = String(cString: strerror(failure)).lowercased()
                 if Self.hasImageExtension(name) {
                     found.append((path, child))
                 } else {
@@ -278,11 +296,11 @@ private struct FolderWalk {
                 }
                 continue
             }
-            guard let status = FileStatus(path: path, following: true) else {
+            guard let status = FileStatus(path: path, following: true, failure: &failure) else {
                 // A link that leads nowhere, with an image's name (dangling, or a loop of
                 // links), is an input that will fail with its own message, counted; any other
                 // (a link to a folder that cannot be examined, say) is noted.
-                let code = errno
+                let code = failure
                 if linkStatus.isSymbolicLink, Self.hasImageExtension(name) {
                     found.append((path, child))
                 } else if code == ELOOP {
@@ -321,15 +339,26 @@ private struct FolderWalk {
     }
 
     /// The names in a folder (without `.` and `..`), at most `limit` of them, or the `errno`
-    /// of the failure.
+    /// of the failure (to open it, or while reading it: a partial listing is a failure).
     private static func list(_ folder: [UInt8], atMost limit: Int) -> Listing {
-        let stream = (folder + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
+        let (stream, code) = (folder + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                let stream = opendir($0.baseAddress!)
+                return (stream, errno)
+            }
         }
-        guard let stream else { return .failed(errno: errno) }
+        guard let stream else { return .failed(errno: code) }
         defer { closedir(stream) }
         var names: [[UInt8]] = []
-        while let entry = readdir(stream) {
+        while true {
+            // readdir says "no more" and "failed" both with nil: only errno tells them apart,
+            // and a listing cut short by an I/O error must not pass for a whole one.
+            errno = 0
+            guard let entry = readdir(stream) else {
+                let code = errno
+                if code != 0 { return .failed(errno: code) }
+                break
+            }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 Array(raw.prefix { $0 != 0 })
             }
