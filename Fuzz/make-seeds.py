@@ -161,6 +161,8 @@ def images():
     write("image", "jpeg-exif-only.jpg", b"\xff\xd8" + exif_app1(5) + b"\xff\xd9")
     write("image", "jpeg-truncated.jpg", jpeg[: len(jpeg) // 3])
     shutil.copy(os.path.join(ROOT, "SampleImages/formats/stanza.webp"), os.path.join(HERE, "Corpus/image/stanza.webp"))
+    for name in ["stanza.jp2", "hostile-subsampled.jp2"]:
+        shutil.copy(os.path.join(ROOT, "SampleImages/formats", name), os.path.join(HERE, "Corpus/image", name))
     still = open(os.path.join(ROOT, "SampleImages/formats/stanza.webp"), "rb").read()
     write("image", "webp-animated-2.webp", animated_webp(still, frames=2))
     write("image", "webp-anmf-overflow.webp", animated_webp(still, frames=1)[:200])

@@ -12,10 +12,12 @@ random.Random seeded with a fixed number, so re-runs give the same images.
 """
 
 import math
+import os
 import random
 import struct
 import subprocess
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -696,6 +698,21 @@ def make_huge_header(out):
     (out / "huge-header.png").write_bytes(data)
 
 
+def subsampled_jp2(rgb, path):
+    """A JPEG 2000 whose second and third components are halved both ways (4:2:0), written
+    by OpenJPEG's own encoder (Debian's libopenjp2-tools), since Pillow cannot subsample.
+    Leptonica 1.82 reads them as if they were full size, past their end."""
+    w, h = rgb.size
+    red = rgb.getchannel("R").tobytes()
+    green = rgb.getchannel("G").resize(((w + 1) // 2, (h + 1) // 2), Image.NEAREST).tobytes()
+    with tempfile.TemporaryDirectory() as folder:
+        raw = os.path.join(folder, "planes.raw")
+        with open(raw, "wb") as planes:
+            planes.write(red + green + green)
+        subprocess.run(["opj_compress", "-i", raw, "-o", str(path), "-F", f"{w},{h},3,8,u@1x1:2x2:2x2", "-r", "20"],
+                       check=True, stdout=subprocess.DEVNULL)
+
+
 def make_formats(out, lenore_lines):
     d = out / "formats"
     d.mkdir(exist_ok=True)
@@ -731,6 +748,8 @@ def make_formats(out, lenore_lines):
     rgb.save(d / "stanza-rgb.tif", compression="tiff_lzw")
     rgb.save(d / "stanza-multipage.tif", compression="tiff_lzw", save_all=True, append_images=[page2])
     rgb.save(d / "stanza.webp", quality=90, method=6)
+    rgb.save(d / "stanza.jp2", "JPEG2000", irreversible=True, quality_mode="rates", quality_layers=[20])
+    subsampled_jp2(rgb, d / "hostile-subsampled.jp2")
     animated_webp(rgb, page2, d / "stanza-animated.webp")
     rgb.save(d / "stanza.bmp")
     rgb.quantize(colors=32, method=Image.MEDIANCUT, dither=Image.NONE).save(d / "stanza.gif")

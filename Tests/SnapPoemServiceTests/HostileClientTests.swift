@@ -520,6 +520,22 @@ struct HostileClientTests {
         }
     }
 
+    @Test("A JPEG 2000 whose colour is subsampled is 415 from its header: Leptonica would read other memory as its pixels")
+    func subsampledJPEG2000() async throws {
+        try await ServerProcess.with(["--jobs", "1"]) { server in
+            let hostile = try Fixtures.sampleData("formats/hostile-subsampled.jp2")
+            for _ in 0..<3 {
+                let response = try await RawHTTPClient.post(port: server.port, "/v1/poems", contentType: "image/jp2", body: hostile)
+                #expect(response.status == 415, "\(response.text)")
+                #expect(response.text.contains("\"code\":\"unsupported_media_type\""), "\(response.text)")
+                #expect(response.text.contains("colour is subsampled"), "\(response.text)")
+            }
+            let stanza = try Fixtures.sampleData("formats/stanza.jp2")
+            let read = try await RawHTTPClient.post(port: server.port, "/v1/poems", contentType: "image/jp2", body: stanza)
+            #expect(read.status == 200 && read.text.contains("Stygian"), "\(read.text)")
+        }
+    }
+
     @Test("Two CPU-heavy requests on --jobs 2: every /healthz probe is answered within 2 s")
     func livenessUnderWork() async throws {
         try await ServerProcess.with(["--jobs", "2"]) { server in

@@ -10,7 +10,12 @@ import Foundation
 /// Leptonica ignores.
 ///
 /// GIF and BMP headers are read here rather than by Leptonica, whose `pixReadHeaderMem`
-/// decodes those two formats whole to learn their size. Of an animated GIF only the first
+/// decodes those two formats whole to learn their size; so are JPEG 2000 headers, which it
+/// reads from the first bytes `ihdr` anywhere in the file rather than from the codestream
+/// that is decoded (`JPEG2000Header`). A JPEG 2000 image counts its decoder's 4 bytes a
+/// component and pixel against the pixel limit (an RGB one may have a quarter of the
+/// pixels), and one whose colour is subsampled is refused: Leptonica would read past the
+/// end of its smaller components. Of an animated GIF only the first
 /// frame is decoded (the data handed to Leptonica ends after it); `ImageFacts.pageCount`
 /// and a warning say how many frames there were. An animated WebP, which libwebp's
 /// still-image decoder refuses, gives its first frame too (`WebPStructure`). A multi-page
@@ -24,7 +29,7 @@ import Foundation
 /// would fill a truncated JPEG's missing rows with grey, but Leptonica 1.82 stops at the
 /// first row libjpeg cannot deliver and returns nothing, so snap-poem never sees a
 /// half-grey image. A decoder that failed because memory ran out (`errno` is `ENOMEM`, and
-/// the memory to decode cannot be had: `decodingBytes(width:height:)`) gives
+/// the memory to decode cannot be had: `decodingBytes(width:height:bytesPerPixel:)`) gives
 /// `SnapPoemError.outOfMemory` instead.
 public enum ImageDecoder {
     /// Decodes the image file at `path`; `"-"` reads standard input.
@@ -58,7 +63,7 @@ public enum ImageDecoder {
         limits: ImageLimits = .standard
     ) throws(SnapPoemError) -> (image: PoemImage, facts: ImageFacts) {
         LibrarySetup.ensure()
-        let (format, header, pageCountFound, decodable) = try inspect(data: data, name: name, limits: limits)
+        let (format, header, pageCountFound, decodable, bytesPerPixel) = try inspect(data: data, name: name, limits: limits)
         var pageCount = pageCountFound
         func read() -> (PixImage?, Int32) {
             CodecMessages.decoding(format.displayName) { () -> (PixImage?, Int32) in
@@ -74,7 +79,9 @@ public enum ImageDecoder {
         // moment), and counts as memory only while the memory to decode is really missing.
         if decoded == nil, decodeError == ENOMEM { (decoded, decodeError) = read() }
         guard var pix = decoded, pix.width > 0, pix.height > 0 else {
-            if decodeError == ENOMEM, !MemoryHeadroom.isAvailable(Self.decodingBytes(width: header.width, height: header.height)) {
+            if decodeError == ENOMEM,
+                !MemoryHeadroom.isAvailable(Self.decodingBytes(width: header.width, height: header.height, bytesPerPixel: bytesPerPixel))
+            {
                 throw .outOfMemory(path: name, stage: "decoding the \(header.width)×\(header.height) \(format.displayName) image")
             }
             throw .corruptImage(path: name, format: format.displayName)
@@ -104,16 +111,17 @@ public enum ImageDecoder {
     }
 
     /// Bytes a decoder that failed with `ENOMEM` must have been unable to get for the failure
-    /// to count as memory: twice the decoded image at 32 bits a pixel, with
-    /// `MemoryHeadroom.fixedBytes` on top (the decoder's own buffers are smaller).
+    /// to count as memory: twice what the decoder holds a pixel (4 bytes, the decoded image at
+    /// 32 bits; a JPEG 2000 decoder 4 more for each component), with
+    /// `MemoryHeadroom.fixedBytes` on top.
     ///
     /// errno alone does not say it: calls that fail and are recovered from leave it set
     /// (glibc's `malloc`, for one, leaves `ENOMEM` when `brk` fails and `mmap` serves
     /// instead), and a truncated JPEG came back as out of memory twice in clean runs of the
     /// suite under load, with gigabytes free, the second time after the read once more. Under
     /// an address-space limit that really stops a decoder, this much cannot be had either.
-    static func decodingBytes(width: Int, height: Int) -> Int {
-        2 * 4 * width * height + MemoryHeadroom.fixedBytes
+    static func decodingBytes(width: Int, height: Int, bytesPerPixel: Int = 4) -> Int {
+        2 * bytesPerPixel * width * height + MemoryHeadroom.fixedBytes
     }
 
     /// Makes every check `decode(data:name:limits:)` makes before a pixel is decoded: not
@@ -128,7 +136,7 @@ public enum ImageDecoder {
         data: Data, name: String, limits: ImageLimits = .standard
     ) throws(SnapPoemError) -> (format: ImageFormat, width: Int, height: Int) {
         LibrarySetup.ensure()
-        let (format, header, _, _) = try inspect(data: data, name: name, limits: limits)
+        let (format, header, _, _, _) = try inspect(data: data, name: name, limits: limits)
         return (format, header.width, header.height)
     }
 
@@ -137,7 +145,9 @@ public enum ImageDecoder {
     /// GIF's first frame only).
     private static func inspect(
         data: Data, name: String, limits: ImageLimits
-    ) throws(SnapPoemError) -> (format: ImageFormat, header: (width: Int, height: Int), pageCount: Int, decodable: Data) {
+    ) throws(SnapPoemError) -> (
+        format: ImageFormat, header: (width: Int, height: Int), pageCount: Int, decodable: Data, decodingBytesPerPixel: Int
+    ) {
         guard !data.isEmpty else { throw .emptyFile(path: name) }
         guard data.count <= limits.maxFileBytes else {
             throw .fileTooLarge(path: name, bytes: data.count, limit: limits.maxFileBytes)
@@ -148,6 +158,7 @@ public enum ImageDecoder {
         }
         var decodable = data
         var pageCount = 1
+        var decodingBytesPerPixel = 4
         let found: (width: Int, height: Int)?
         switch format {
         case .gif:
@@ -157,6 +168,21 @@ public enum ImageDecoder {
             if structure.frameCount > 1 { decodable = structure.firstFrameOnly(of: data) }
         case .bmp:
             found = BMPHeader.size(of: data)
+        case .jpeg2000:
+            guard let header = JPEG2000Header(data) else { throw .corruptImage(path: name, format: format.displayName) }
+            if header.hasMixedSampling {
+                throw .unsupportedImageFormat(
+                    path: name,
+                    detail:
+                        "a JPEG 2000 image whose colour is subsampled, so that its components differ in size, which Leptonica cannot read safely; convert it to PNG first"
+                )
+            }
+            guard header.components <= 4 else {
+                throw .unsupportedImageFormat(
+                    path: name, detail: "a JPEG 2000 image of \(header.components) components; 1 to 4 can be read")
+            }
+            found = (header.width, header.height)
+            decodingBytesPerPixel = header.decodingBytesPerPixel
         case .webp:
             if let animation = WebPStructure(data) {
                 found = (animation.firstFrameWidth, animation.firstFrameHeight)
@@ -169,14 +195,22 @@ public enum ImageDecoder {
             found = leptonicaHeader(of: data)
         }
         guard let header = found else { throw .corruptImage(path: name, format: format.displayName) }
+        // The pixel limit counts pixels decoded at 4 bytes each; a format whose decoder holds
+        // more a pixel (JPEG 2000) is allowed that many times fewer.
+        let allowedPixels = limits.maxPixels / (decodingBytesPerPixel / 4)
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        if overflow || pixels > limits.maxPixels || max(header.width, header.height) > limits.maxSide {
-            let megapixels = Double(limits.maxPixels) / 1_000_000
+        if overflow || pixels > allowedPixels || max(header.width, header.height) > limits.maxSide {
+            func megapixels(_ count: Int) -> String {
+                (Double(count) / 1_000_000).formatted(.number.precision(.fractionLength(0...1)))
+            }
+            let pixelLimit =
+                allowedPixels == limits.maxPixels
+                ? "\(megapixels(allowedPixels)) megapixels"
+                : "\(megapixels(allowedPixels)) megapixels for a \(format.displayName) image like this one (its decoder holds \(decodingBytesPerPixel) bytes a pixel, where the limit of \(megapixels(limits.maxPixels)) megapixels counts 4)"
             throw .imageTooLarge(
-                path: name, width: header.width, height: header.height,
-                limit: "\(megapixels.formatted(.number.precision(.fractionLength(0...1)))) megapixels and \(limits.maxSide) pixels a side")
+                path: name, width: header.width, height: header.height, limit: "\(pixelLimit) and \(limits.maxSide) pixels a side")
         }
-        return (format, header, pageCount, decodable)
+        return (format, header, pageCount, decodable, decodingBytesPerPixel)
     }
 
     /// The size in Leptonica's header reader (`pixReadHeaderMem`), or nil when it cannot

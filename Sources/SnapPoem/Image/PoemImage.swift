@@ -87,7 +87,9 @@ public struct ImageFacts: Sendable, Equatable, Codable {
 /// hostile file is refused with a message rather than exhausting memory.
 public struct ImageLimits: Sendable, Equatable, Codable {
     /// The most pixels (width × height) an image may have. Default: 150 megapixels
-    /// (a 108 MP phone photo passes; decoding costs up to 4 bytes a pixel).
+    /// (a 108 MP phone photo passes; decoding costs up to 4 bytes a pixel). A JPEG 2000
+    /// image, whose decoder holds 4 bytes a pixel for each component and 4 more, may have
+    /// that many times fewer: a quarter for RGB.
     public var maxPixels: Int
     /// The longest side allowed, in pixels. Default 65 000.
     public var maxSide: Int

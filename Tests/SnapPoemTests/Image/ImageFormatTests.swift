@@ -11,6 +11,7 @@ struct ImageFormatTests {
         ("stanza-baseline.jpg", .jpeg), ("stanza-progressive.jpg", .jpeg), ("stanza-gray.jpg", .jpeg),
         ("stanza-cmyk.jpg", .jpeg), ("stanza-1bit.tif", .tiff), ("stanza-rgb.tif", .tiff),
         ("stanza.webp", .webp), ("stanza.bmp", .bmp), ("stanza.gif", .gif), ("stanza.pnm", .pnm),
+        ("stanza.jp2", .jpeg2000),
     ]
 
     @Test("Each encoding decodes to the 1004×428 stanza and reads with CER ≤ 1 %", arguments: stanzaFiles)
