@@ -19,7 +19,24 @@ extension BatchInput {
     /// awaited (`SnapPoemError.cancelled` when it answers true).
     func readContents(shouldStop: () -> Bool) throws(SnapPoemError) -> Data {
         try InputFile.read(
-            fileSystemPath: fileSystemPath, name: path, limit: ImageLimits.standard.maxFileBytes, within: enclosingFolder,
+            fileSystemPath: fileSystemPath, name: path, limit: ImageLimits.standard.maxFileBytes,
+            refusal: enclosingFolder.map { folder in { descriptor in refusal(of: descriptor, outside: folder) } },
             shouldStop: shouldStop)
+    }
+
+    /// The error that refuses the file open as `descriptor`, unless it lies inside `folder`
+    /// (resolved), as the kernel names it: a link swapped in after the folder was listed
+    /// cannot lead out.
+    private func refusal(of descriptor: Int32, outside folder: [UInt8]) -> SnapPoemError? {
+        let opened = CanonicalPath.of(descriptor: descriptor)
+        guard let opened, CanonicalPath.isPath(opened, within: folder) else {
+            let place = opened.map { "to \(Self.displayName(of: $0))" } ?? "to a place that cannot be told"
+            return .unreadableFile(
+                path: path,
+                reason:
+                    "it leads out of the folder it was found in, \(Self.displayName(of: folder)), \(place): a link changed after the folder was listed, and links out of a folder are followed only with --follow-links"
+            )
+        }
+        return nil
     }
 }

@@ -39,15 +39,14 @@ package enum InputFile {
 
     /// Reads the regular file whose path is `fileSystemPath`: the bytes the file system
     /// uses, which need not be UTF-8 (a batch's folders may hold such names). `name` is how
-    /// errors name it. With `folder` (a resolved path), the file opened must lie inside it:
-    /// checked on the open descriptor, so a link swapped in after a folder was listed cannot
-    /// lead the read elsewhere.
+    /// errors name it. `refusal`, when given, is asked about the open descriptor before
+    /// anything is read (a batch checks there that the file lies inside its folder); the
+    /// error it returns is thrown.
     ///
-    /// - Throws: as `read(_:limit:shouldStop:)`; `.unreadableFile` for a file outside
-    ///   `folder`.
+    /// - Throws: as `read(_:limit:shouldStop:)`, or what `refusal` returns.
     package static func read(
-        fileSystemPath: [UInt8], name path: String, limit: Int, within folder: [UInt8]? = nil,
-        shouldStop: () -> Bool = { false }
+        fileSystemPath: [UInt8], name path: String, limit: Int,
+        refusal: ((Int32) -> SnapPoemError?)? = nil, shouldStop: () -> Bool = { false }
     ) throws(SnapPoemError) -> Data {
         let terminated = fileSystemPath + [0]
         let descriptor = terminated.withUnsafeBufferPointer { buffer in
@@ -55,17 +54,7 @@ package enum InputFile {
         }
         guard descriptor >= 0 else { throw openFailure(errno, path: path, fileSystemPath: terminated) }
         defer { close(descriptor) }
-        if let folder {
-            let opened = CanonicalPath.of(descriptor: descriptor)
-            guard let opened, CanonicalPath.isPath(opened, within: folder) else {
-                let place = opened.map { "to \(BatchInput.displayName(of: $0))" } ?? "to a place that cannot be told"
-                throw .unreadableFile(
-                    path: path,
-                    reason:
-                        "it leads out of the folder it was found in, \(BatchInput.displayName(of: folder)), \(place): a link changed after the folder was listed, and links out of a folder are followed only with --follow-links"
-                )
-            }
-        }
+        if let refused = refusal?(descriptor) { throw refused }
         return try read(descriptor: descriptor, name: path, limit: limit, shouldStop: shouldStop)
     }
 
