@@ -185,7 +185,12 @@ public enum ImageDecoder {
             decodingBytesPerPixel = header.decodingBytesPerPixel
         case .webp:
             if let animation = WebPStructure(data) {
-                found = (animation.firstFrameWidth, animation.firstFrameHeight)
+                // The size libwebp decodes is the one in the frame's own bitstream; the ANMF
+                // header's is only a claim, and a frame that says 1×1 there can hold 16384×16384.
+                guard let decoded = leptonicaHeader(of: animation.firstFrame),
+                    decoded.width == animation.firstFrameWidth, decoded.height == animation.firstFrameHeight
+                else { throw .corruptImage(path: name, format: format.displayName) }
+                found = decoded
                 pageCount = animation.frameCount
                 decodable = animation.firstFrame
             } else {

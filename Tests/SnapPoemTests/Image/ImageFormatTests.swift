@@ -71,6 +71,47 @@ struct ImageFormatTests {
         #expect(cutFacts.pageCount == 1 && cutFacts.warnings.isEmpty)
     }
 
+    @Test("An animated WebP whose frame header says 1×1 around a 12300×12300 bitstream is refused, never decoded")
+    func animatedWebPSizeClaim() throws {
+        func chunk(_ name: String, _ payload: [UInt8]) -> [UInt8] {
+            Array(name.utf8) + withUnsafeBytes(of: UInt32(payload.count).littleEndian) { Array($0) } + payload
+                + (payload.count % 2 == 1 ? [0] : [])
+        }
+        // A lossless bitstream of one colour: every Huffman code has a single symbol, so
+        // each of its 151 million pixels costs no bits.
+        func solidLossless(side: Int) -> [UInt8] {
+            var bits: [UInt8] = []
+            func put(_ value: Int, _ count: Int) { for index in 0..<count { bits.append(UInt8((value >> index) & 1)) } }
+            put(side - 1, 14)
+            put(side - 1, 14)
+            put(0, 7)
+            for symbol in [255, 255, 255, 255, 0] {
+                put(1, 1)
+                put(0, 1)
+                put(1, 1)
+                put(symbol, 8)
+            }
+            bits += [UInt8](repeating: 0, count: (8 - bits.count % 8) % 8)
+            let bytes = stride(from: 0, to: bits.count, by: 8).map { start in
+                (0..<8).reduce(UInt8(0)) { $0 | bits[start + $1] << UInt8($1) }
+            }
+            return [0x2F] + bytes
+        }
+        let oneByOne: [UInt8] = [0, 0, 0]
+        let frame = chunk("ANMF", oneByOne + oneByOne + oneByOne + oneByOne + [100, 0, 0, 0] + chunk("VP8L", solidLossless(side: 12_300)))
+        let body =
+            Array("WEBP".utf8) + chunk("VP8X", [2, 0, 0, 0] + oneByOne + oneByOne) + chunk("ANIM", [255, 255, 255, 255, 0, 0])
+            + frame + frame
+        let file = Data(Array("RIFF".utf8) + withUnsafeBytes(of: UInt32(body.count).littleEndian) { Array($0) } + body)
+        #expect(file.count < 200)
+        #expect(throws: SnapPoemError.corruptImage(path: "claim.webp", format: "WebP")) {
+            try ImageDecoder.checkHeader(data: file, name: "claim.webp")
+        }
+        #expect(throws: SnapPoemError.corruptImage(path: "claim.webp", format: "WebP")) {
+            try ImageDecoder.decode(data: file, name: "claim.webp")
+        }
+    }
+
     @Test("Single-page files count one page", arguments: ["formats/stanza-rgb.tif", "formats/stanza-1bit.tif", "Lenore.png"])
     func singlePage(file: String) throws {
         let (_, facts) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
