@@ -110,6 +110,10 @@ public enum ImageDecoder {
         }
     }
 
+    /// The most scans a JPEG may hold (`JPEGScans`): the limit libjpeg-turbo recommends
+    /// (`TJPARAM_SCANLIMIT`, 500). A progressive JPEG from a camera or an editor has about 10.
+    public static let maximumJPEGScans = 500
+
     /// Bytes a decoder that failed with `ENOMEM` must have been unable to get for the failure
     /// to count as memory: twice what the decoder holds a pixel (4 bytes, the decoded image at
     /// 32 bits; a JPEG 2000 decoder 4 more for each component), with
@@ -168,6 +172,15 @@ public enum ImageDecoder {
             if structure.frameCount > 1 { decodable = structure.firstFrameOnly(of: data) }
         case .bmp:
             found = BMPHeader.size(of: data)
+        case .jpeg:
+            if let scans = JPEGScans.count(in: data, upTo: maximumJPEGScans), scans > maximumJPEGScans {
+                throw .unsupportedImageFormat(
+                    path: name,
+                    detail:
+                        "a JPEG of more than \(maximumJPEGScans) scans, which would hold its decoder for minutes whatever its size; save it again as an ordinary JPEG or PNG"
+                )
+            }
+            found = leptonicaHeader(of: data)
         case .jpeg2000:
             guard let header = JPEG2000Header(data) else { throw .corruptImage(path: name, format: format.displayName) }
             if header.hasMixedSampling {
