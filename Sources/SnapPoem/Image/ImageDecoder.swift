@@ -169,7 +169,7 @@ public enum ImageDecoder {
             guard let structure = GIFStructure(data) else { throw .corruptImage(path: name, format: format.displayName) }
             found = (structure.firstFrameWidth, structure.firstFrameHeight)
             pageCount = structure.frameCount
-            if structure.frameCount > 1 { decodable = structure.firstFrameOnly(of: data) }
+            decodable = structure.firstFrameOnly(of: data)
         case .bmp:
             found = BMPHeader.size(of: data)
         case .jpeg:

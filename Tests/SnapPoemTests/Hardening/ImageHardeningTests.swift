@@ -75,6 +75,29 @@ struct ImageHardeningTests {
         #expect(facts.warnings == ["the GIF holds 3 frames; only the first is read"])
     }
 
+    @Test("Extensions before the first frame are left out of what giflib decodes; the frame's graphic control is kept")
+    func gifExtensionsLeftOut() throws {
+        let single = try Self.gif(width: 40, height: 30)
+        let bytes = [UInt8](single)
+        let start = try #require(Self.frameStart(bytes))
+        // A comment of 200,000 one-byte sub-blocks (giflib would keep each as a record and a
+        // copy), a NETSCAPE loop, then a graphic control that makes colour 0 transparent.
+        let comment: [UInt8] =
+            [0x21, 0xFE] + [UInt8](repeating: 0, count: 200_000 * 2).enumerated().map { $0.offset % 2 == 0 ? 1 : 65 } + [0]
+        let loop: [UInt8] = [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
+        let control: [UInt8] = [0x21, 0xF9, 4, 1, 0, 0, 0, 0]
+        let headerEnd = try #require(GIFStructure(single)).headerEnd
+        let hostile = Data(bytes[..<headerEnd] + comment + loop + control + bytes[start...])
+        let structure = try #require(GIFStructure(hostile))
+        let decodable = structure.firstFrameOnly(of: hostile)
+        let frame = [UInt8](hostile[structure.firstFrameStart..<structure.firstFrameEnd])
+        #expect(frame == Array(bytes[start..<(start + frame.count)]))
+        #expect(decodable == Data(bytes[..<headerEnd] + control + frame + [0x3B]))
+        #expect(decodable.count < 1_000 && hostile.count > 400_000)
+        let (image, facts) = try ImageDecoder.decode(data: hostile, name: "c.gif")
+        #expect((image.width, image.height) == (40, 30) && facts.pageCount == 1)
+    }
+
     @Test(
         "The GIF walker survives malformed data",
         arguments: [
