@@ -172,6 +172,9 @@ public enum ImageDecoder {
             decodable = structure.firstFrameOnly(of: data)
         case .bmp:
             found = BMPHeader.size(of: data)
+        case .png:
+            found = leptonicaHeader(of: data)
+            if let withoutText = PNGTextChunks.removed(from: data) { decodable = withoutText }
         case .jpeg:
             if let scans = JPEGScans.count(in: data, upTo: maximumJPEGScans), scans > maximumJPEGScans {
                 throw .unsupportedImageFormat(

@@ -98,6 +98,41 @@ struct ImageHardeningTests {
         #expect((image.width, image.height) == (40, 30) && facts.pageCount == 1)
     }
 
+    @Test("A PNG's text chunks, before and after the image data, are left out of what libpng decodes; every other byte is kept")
+    func pngTextChunksLeftOut() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("formats/stanza-rgb8.png")))
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        func chunk(_ type: String, _ content: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + content
+            return withUnsafeBytes(of: UInt32(content.count).bigEndian) { Array($0) } + body
+                + withUnsafeBytes(of: crc32(body).bigEndian) { Array($0) }
+        }
+        // A zTXt whose zlib stream is damaged: libpng says so when it inflates it.
+        let text = chunk("tEXt", Array("Comment\u{0}hello".utf8))
+        let compressed = chunk("zTXt", Array("Title".utf8) + [0, 0, 0x78, 0x9C, 0xFF, 0xFF, 0xFF, 0xFF])
+        let international = chunk("iTXt", Array("Author".utf8) + [0, 1, 0, 0, 0, 0x78, 0x9C, 0xFF, 0xFF])
+        let bytes = [UInt8](original)
+        let afterHeader = 8 + 25  // the signature and IHDR
+        let iend = bytes.count - 12
+        let hostile = Data(bytes[..<afterHeader] + text + compressed + bytes[afterHeader..<iend] + international + bytes[iend...])
+        #expect(PNGTextChunks.removed(from: hostile) == original)
+        #expect(PNGTextChunks.removed(from: original) == nil, "nothing to leave out, nothing copied")
+        let (image, facts) = try ImageDecoder.decode(data: hostile, name: "t.png")
+        #expect((image.width, image.height) == (1004, 428))
+        #expect(facts.warnings.isEmpty, "libpng never saw the text chunks: \(facts.warnings)")
+        // A chunk whose length runs past the data: the rest is kept for the decoder to judge.
+        let cut = Data(bytes[..<afterHeader] + text + [0x7F, 0xFF, 0xFF, 0xFF] + Array("IDAT".utf8) + [1, 2, 3])
+        #expect(
+            PNGTextChunks.removed(from: cut) == Data(bytes[..<afterHeader] + [0x7F, 0xFF, 0xFF, 0xFF] + Array("IDAT".utf8) + [1, 2, 3]))
+    }
+
     @Test(
         "The GIF walker survives malformed data",
         arguments: [
