@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoem
 
 /// How much memory the service may use, and where that figure came from: `--memory-mb`,
 /// the control group's limit (systemd's `MemoryMax=`, a Kubernetes container's
@@ -105,8 +106,10 @@ public struct MemoryPlan: Sendable, Equatable {
     /// One orientation detector (Tesseract's `osd` model), loaded on a worker's first
     /// doubtful page.
     public static let orientationDetectorBytes = 34 << 20
-    /// Peak bytes per pixel while one image is decoded, prepared and recognised.
-    public static let bytesPerPixel = 13
+    /// Peak bytes per pixel while one image is decoded, prepared and recognised
+    /// (`ImageLimits.plannedBytesPerPixel`; an image whose decoder holds more is allowed
+    /// proportionally fewer pixels).
+    public static let bytesPerPixel = ImageLimits.plannedBytesPerPixel
     /// The smallest pixel limit worth serving with: a 2-megapixel photo.
     public static let smallestPixelLimit = 2_000_000
 

@@ -12,10 +12,11 @@ import Foundation
 /// GIF and BMP headers are read here rather than by Leptonica, whose `pixReadHeaderMem`
 /// decodes those two formats whole to learn their size; so are JPEG 2000 headers, which it
 /// reads from the first bytes `ihdr` anywhere in the file rather than from the codestream
-/// that is decoded (`JPEG2000Header`). A JPEG 2000 image counts its decoder's 4 bytes a
-/// component and pixel against the pixel limit (an RGB one may have a quarter of the
-/// pixels), and one whose colour is subsampled is refused: Leptonica would read past the
-/// end of its smaller components. Of an animated GIF only the first
+/// that is decoded (`JPEG2000Header`). The pixel limit is planned at
+/// `ImageLimits.plannedBytesPerPixel`; an image whose decoder holds more a pixel (JPEG 2000:
+/// 4 bytes a component and 4 more; a TIFF of 16-bit samples or CMYK) may have
+/// proportionally fewer pixels. A JPEG 2000 whose colour is subsampled is refused: Leptonica
+/// would read past the end of its smaller components. Of an animated GIF only the first
 /// frame is decoded (the data handed to Leptonica ends after it); `ImageFacts.pageCount`
 /// and a warning say how many frames there were. An animated WebP, which libwebp's
 /// still-image decoder refuses, gives its first frame too (`WebPStructure`). A multi-page
@@ -212,13 +213,27 @@ public enum ImageDecoder {
             } else {
                 found = leptonicaHeader(of: data)
             }
+        case .tiff:
+            let header = leptonicaHeaderWithSamples(of: data)
+            found = header.map { ($0.width, $0.height) }
+            if let header {
+                // Leptonica's image and its own 32-bit copy, and libtiff's buffer of a whole strip
+                // (one strip may be the whole image), or for a JPEG-compressed TIFF libjpeg's
+                // coefficients, 2 bytes a sample: 16.0 bytes a pixel measured for 16-bit RGBA,
+                // 16.1 for CMYK JPEG, 11.0 for 8-bit RGB.
+                let sampleBytes = (header.samplesPerPixel * header.bitsPerSample + 7) / 8
+                decodingBytesPerPixel = 8 + (TIFFDirectory.isJPEGCompressed(data) ? 2 * header.samplesPerPixel : sampleBytes)
+            }
         default:
             found = leptonicaHeader(of: data)
         }
         guard let header = found else { throw .corruptImage(path: name, format: format.displayName) }
-        // The pixel limit counts pixels decoded at 4 bytes each; a format whose decoder holds
-        // more a pixel (JPEG 2000) is allowed that many times fewer.
-        let allowedPixels = limits.maxPixels / (decodingBytesPerPixel / 4)
+        // The pixel limit is planned at ImageLimits.plannedBytesPerPixel; an image whose decoder
+        // holds more a pixel (JPEG 2000, a 16-bit or CMYK TIFF) is allowed that many fewer.
+        let planned = ImageLimits.plannedBytesPerPixel
+        let allowedPixels =
+            decodingBytesPerPixel <= planned
+            ? limits.maxPixels : Int(Double(limits.maxPixels) * Double(planned) / Double(decodingBytesPerPixel))
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
         if overflow || pixels > allowedPixels || max(header.width, header.height) > limits.maxSide {
             func megapixels(_ count: Int) -> String {
@@ -227,7 +242,7 @@ public enum ImageDecoder {
             let pixelLimit =
                 allowedPixels == limits.maxPixels
                 ? "\(megapixels(allowedPixels)) megapixels"
-                : "\(megapixels(allowedPixels)) megapixels for a \(format.displayName) image like this one (its decoder holds \(decodingBytesPerPixel) bytes a pixel, where the limit of \(megapixels(limits.maxPixels)) megapixels counts 4)"
+                : "\(megapixels(allowedPixels)) megapixels for a \(format.displayName) image like this one (its decoder holds \(decodingBytesPerPixel) bytes a pixel, where the limit of \(megapixels(limits.maxPixels)) megapixels plans for \(planned))"
             throw .imageTooLarge(
                 path: name, width: header.width, height: header.height, limit: "\(pixelLimit) and \(limits.maxSide) pixels a side")
         }
@@ -237,14 +252,21 @@ public enum ImageDecoder {
     /// The size in Leptonica's header reader (`pixReadHeaderMem`), or nil when it cannot
     /// read one. Not for GIF and BMP, which it decodes whole to answer.
     private static func leptonicaHeader(of data: Data) -> (width: Int, height: Int)? {
-        data.withUnsafeBytes { raw -> (width: Int, height: Int)? in
+        leptonicaHeaderWithSamples(of: data).map { ($0.width, $0.height) }
+    }
+
+    /// `leptonicaHeader(of:)` with the samples a pixel and bits a sample it reads.
+    private static func leptonicaHeaderWithSamples(
+        of data: Data
+    ) -> (width: Int, height: Int, samplesPerPixel: Int, bitsPerSample: Int)? {
+        data.withUnsafeBytes { raw -> (width: Int, height: Int, samplesPerPixel: Int, bitsPerSample: Int)? in
             var fileFormat: Int32 = 0, width: Int32 = 0, height: Int32 = 0
             var bitsPerSample: Int32 = 0, samplesPerPixel: Int32 = 0, hasColormap: Int32 = 0
             let base = raw.bindMemory(to: UInt8.self).baseAddress
             let status = pixReadHeaderMem(
                 base, raw.count, &fileFormat, &width, &height, &bitsPerSample, &samplesPerPixel, &hasColormap)
             guard status == 0, width > 0, height > 0 else { return nil }
-            return (Int(width), Int(height))
+            return (Int(width), Int(height), Int(max(1, samplesPerPixel)), Int(max(1, bitsPerSample)))
         }
     }
 

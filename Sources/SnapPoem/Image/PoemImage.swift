@@ -86,10 +86,10 @@ public struct ImageFacts: Sendable, Equatable, Codable {
 /// Bounds checked against an image's header before any pixel is decoded, so that a huge or
 /// hostile file is refused with a message rather than exhausting memory.
 public struct ImageLimits: Sendable, Equatable, Codable {
-    /// The most pixels (width × height) an image may have. Default: 150 megapixels
-    /// (a 108 MP phone photo passes; decoding costs up to 4 bytes a pixel). A JPEG 2000
-    /// image, whose decoder holds 4 bytes a pixel for each component and 4 more, may have
-    /// that many times fewer: a quarter for RGB.
+    /// The most pixels (width × height) an image may have. Default: 150 megapixels (a 108 MP
+    /// phone photo passes). Planned at `plannedBytesPerPixel`: an image whose decoder holds
+    /// more a pixel (a JPEG 2000: 4 bytes a component and 4 more, 16 for RGB; a TIFF of
+    /// 16-bit samples) may have proportionally fewer.
     public var maxPixels: Int
     /// The longest side allowed, in pixels. Default 65 000.
     public var maxSide: Int
@@ -109,4 +109,11 @@ public struct ImageLimits: Sendable, Equatable, Codable {
 
     /// The defaults described above.
     public static let standard = ImageLimits()
+
+    /// Peak bytes a pixel that reading one image takes, from decoding to recognition:
+    /// measured on dense pages of text, RGB PNG, read by two engines (9–13 bytes a pixel).
+    /// Most decoders hold less than this a pixel while they run (JPEG 4, progressive JPEG
+    /// up to 12, PNG and WebP 8, TIFF 11 for 8-bit RGB), and free it before the rest begins;
+    /// `maxPixels` is planned at it (the HTTP service's `MemoryPlan` too).
+    public static let plannedBytesPerPixel = 13
 }

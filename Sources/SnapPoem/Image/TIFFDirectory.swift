@@ -48,4 +48,37 @@ enum TIFFDirectory {
         }
         return max(1, pages)
     }
+
+    /// Whether the first page is JPEG-compressed (`Compression` 6 or 7): libjpeg then holds
+    /// its coefficients, 2 bytes a sample, on top of libtiff's buffers. False when it cannot
+    /// be told.
+    static func isJPEGCompressed(_ bytes: Data) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            let data = raw.bindMemory(to: UInt8.self)
+            guard data.count >= 8 else { return false }
+            let littleEndian: Bool
+            switch (data[0], data[1]) {
+            case (0x49, 0x49): littleEndian = true
+            case (0x4D, 0x4D): littleEndian = false
+            default: return false
+            }
+            func u16(_ offset: Int) -> Int? {
+                guard offset >= 0, offset + 2 <= data.count else { return nil }
+                let a = Int(data[offset]), b = Int(data[offset + 1])
+                return littleEndian ? a | b << 8 : a << 8 | b
+            }
+            func u32(_ offset: Int) -> Int? {
+                guard let low = u16(littleEndian ? offset : offset + 2), let high = u16(littleEndian ? offset + 2 : offset)
+                else { return nil }
+                return high << 16 | low
+            }
+            guard u16(2) == 42, let first = u32(4), let entries = u16(first) else { return false }
+            for index in 0..<min(entries, 4096) {
+                let entry = first + 2 + index * 12
+                // Compression is a SHORT, held in the first two bytes of the value field.
+                if u16(entry) == 259, u16(entry + 2) == 3, let value = u16(entry + 8) { return value == 6 || value == 7 }
+            }
+            return false
+        }
+    }
 }

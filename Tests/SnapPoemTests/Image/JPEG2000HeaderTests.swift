@@ -47,20 +47,21 @@ struct JPEG2000HeaderTests {
         let decoy: [UInt8] = Array(repeating: 7, count: 16) + Array("ihdr".utf8) + [0, 0, 0, 10, 0, 0, 0, 10, 0, 3, 7, 7, 0, 0]
         let hostile = Self.inserting(box: "uuid", decoy, at: 32, in: data)
         #expect(try Self.offset(of: "ihdr", in: hostile) == 56, "the decoy comes first, on a 4-byte boundary")
-        // Four times the stanza's pixels is what an RGB JPEG 2000 of its size costs.
+        // Twice the stanza's pixels pass its 16 bytes a pixel; 1.1 times do not (the limit
+        // is planned at 13 bytes a pixel).
         let pixels = 1004 * 428
-        let (image, _) = try ImageDecoder.decode(data: hostile, name: "decoy.jp2", limits: ImageLimits(maxPixels: 4 * pixels))
+        let (image, _) = try ImageDecoder.decode(data: hostile, name: "decoy.jp2", limits: ImageLimits(maxPixels: 2 * pixels))
         #expect((image.width, image.height) == (1004, 428), "OpenJPEG decodes the codestream, whatever the decoy says")
         let error = #expect(throws: SnapPoemError.self) {
-            try ImageDecoder.decode(data: hostile, name: "decoy.jp2", limits: ImageLimits(maxPixels: 2 * pixels))
+            try ImageDecoder.decode(data: hostile, name: "decoy.jp2", limits: ImageLimits(maxPixels: pixels + pixels / 10))
         }
         #expect(
             error?.description
-                == "decoy.jp2: image is 1004×428 pixels, over the limit of 0.2 megapixels for a JPEG 2000 image like this one (its decoder holds 16 bytes a pixel, where the limit of 0.9 megapixels counts 4) and 65000 pixels a side; scale it down first"
+                == "decoy.jp2: image is 1004×428 pixels, over the limit of 0.4 megapixels for a JPEG 2000 image like this one (its decoder holds 16 bytes a pixel, where the limit of 0.5 megapixels plans for 13) and 65000 pixels a side; scale it down first"
         )
         // checkHeader, which the service calls before an upload waits for an engine, agrees.
         #expect(throws: SnapPoemError.self) {
-            try ImageDecoder.checkHeader(data: hostile, name: "decoy.jp2", limits: ImageLimits(maxPixels: 2 * pixels))
+            try ImageDecoder.checkHeader(data: hostile, name: "decoy.jp2", limits: ImageLimits(maxPixels: pixels + pixels / 10))
         }
     }
 
@@ -132,5 +133,49 @@ struct JPEG2000HeaderTests {
                 try ImageDecoder.decode(data: bytes, name: name)
             }
         }
+    }
+}
+
+@Suite("TIFF: a decoder holding more than the planned 13 bytes a pixel is allowed proportionally fewer pixels")
+struct TIFFDecodingCostTests {
+    /// An uncompressed, little-endian TIFF of one strip: `side`×`side` pixels of 16-bit RGBA
+    /// (white, opaque), with `compression` in its directory.
+    static func rgba16(side: Int, compression: UInt16 = 1) -> Data {
+        var bytes: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func u32(_ value: Int) -> [UInt8] { u16(value & 0xFFFF) + u16(value >> 16) }
+        let entries: [(tag: Int, type: Int, count: Int, value: Int)] = [
+            (256, 3, 1, side), (257, 3, 1, side), (258, 3, 4, 0), (259, 3, 1, Int(compression)), (262, 3, 1, 2),
+            (273, 4, 1, 0), (277, 3, 1, 4), (278, 3, 1, side), (279, 4, 1, side * side * 8), (284, 3, 1, 1), (338, 3, 1, 2),
+        ]
+        let directoryEnd = 8 + 2 + entries.count * 12 + 4
+        let bitsOffset = directoryEnd, pixelsOffset = directoryEnd + 8
+        bytes += u16(entries.count)
+        for entry in entries {
+            let value = entry.tag == 258 ? bitsOffset : entry.tag == 273 ? pixelsOffset : entry.value
+            bytes +=
+                u16(entry.tag) + u16(entry.type) + u32(entry.count)
+                + (entry.type == 3 && entry.count == 1 ? u16(value) + [0, 0] : u32(value))
+        }
+        bytes += u32(0) + u16(16) + u16(16) + u16(16) + u16(16)
+        bytes += [UInt8](repeating: 0xFF, count: side * side * 8)
+        return Data(bytes)
+    }
+
+    @Test("16-bit RGBA: 16 bytes a pixel, so 13/16 of the limit; 8-bit RGB (11 bytes a pixel) gets all of it")
+    func proportionalLimit() throws {
+        let tiff = Self.rgba16(side: 100)
+        let (image, _) = try ImageDecoder.decode(data: tiff, name: "wide.tif", limits: ImageLimits(maxPixels: 20_000))
+        #expect((image.width, image.height) == (100, 100))
+        let error = #expect(throws: SnapPoemError.self) {
+            try ImageDecoder.checkHeader(data: tiff, name: "wide.tif", limits: ImageLimits(maxPixels: 10_000))
+        }
+        #expect(
+            error?.description.contains("its decoder holds 16 bytes a pixel, where the limit of 0 megapixels plans for 13") == true,
+            "\(String(describing: error))")
+        let rgb = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("formats/stanza-rgb.tif")))
+        _ = try ImageDecoder.checkHeader(data: rgb, name: "rgb.tif", limits: ImageLimits(maxPixels: 1004 * 428))
+        #expect(TIFFDirectory.isJPEGCompressed(Self.rgba16(side: 4, compression: 7)))
+        #expect(!TIFFDirectory.isJPEGCompressed(tiff) && !TIFFDirectory.isJPEGCompressed(rgb))
     }
 }
