@@ -21,29 +21,12 @@ enum TIFFDirectory {
 
     /// The number of pages in `data`, at least 1.
     static func pageCount(of data: UnsafeBufferPointer<UInt8>) -> Int {
-        guard data.count >= 8 else { return 1 }
-        let littleEndian: Bool
-        switch (data[0], data[1]) {
-        case (0x49, 0x49): littleEndian = true
-        case (0x4D, 0x4D): littleEndian = false
-        default: return 1
-        }
-        func u16(_ offset: Int) -> Int? {
-            guard offset >= 0, offset + 2 <= data.count else { return nil }
-            let a = Int(data[offset]), b = Int(data[offset + 1])
-            return littleEndian ? a | b << 8 : a << 8 | b
-        }
-        func u32(_ offset: Int) -> Int? {
-            guard let low = u16(littleEndian ? offset : offset + 2), let high = u16(littleEndian ? offset + 2 : offset)
-            else { return nil }
-            return high << 16 | low
-        }
-        guard u16(2) == 42, var next = u32(4) else { return 1 }  // classic TIFF only
+        guard let reader = Reader(data), reader.u16(2) == 42, var next = reader.u32(4) else { return 1 }  // classic TIFF only
         var pages = 0
         var visited = Set<Int>()
-        while next != 0, pages < maximumPages, visited.insert(next).inserted, let entries = u16(next) {
+        while next != 0, pages < maximumPages, visited.insert(next).inserted, let entries = reader.u16(next) {
             pages += 1
-            guard let following = u32(next + 2 + entries * 12) else { break }
+            guard let following = reader.u32(next + 2 + entries * 12) else { break }
             next = following
         }
         return max(1, pages)
@@ -54,31 +37,46 @@ enum TIFFDirectory {
     /// be told.
     static func isJPEGCompressed(_ bytes: Data) -> Bool {
         bytes.withUnsafeBytes { raw in
-            let data = raw.bindMemory(to: UInt8.self)
-            guard data.count >= 8 else { return false }
-            let littleEndian: Bool
-            switch (data[0], data[1]) {
-            case (0x49, 0x49): littleEndian = true
-            case (0x4D, 0x4D): littleEndian = false
-            default: return false
-            }
-            func u16(_ offset: Int) -> Int? {
-                guard offset >= 0, offset + 2 <= data.count else { return nil }
-                let a = Int(data[offset]), b = Int(data[offset + 1])
-                return littleEndian ? a | b << 8 : a << 8 | b
-            }
-            func u32(_ offset: Int) -> Int? {
-                guard let low = u16(littleEndian ? offset : offset + 2), let high = u16(littleEndian ? offset + 2 : offset)
-                else { return nil }
-                return high << 16 | low
-            }
-            guard u16(2) == 42, let first = u32(4), let entries = u16(first) else { return false }
+            guard let reader = Reader(raw.bindMemory(to: UInt8.self)), reader.u16(2) == 42, let first = reader.u32(4),
+                let entries = reader.u16(first)
+            else { return false }
             for index in 0..<min(entries, 4096) {
                 let entry = first + 2 + index * 12
                 // Compression is a SHORT, held in the first two bytes of the value field.
-                if u16(entry) == 259, u16(entry + 2) == 3, let value = u16(entry + 8) { return value == 6 || value == 7 }
+                if reader.u16(entry) == 259, reader.u16(entry + 2) == 3, let value = reader.u16(entry + 8) {
+                    return value == 6 || value == 7
+                }
             }
             return false
+        }
+    }
+
+    /// Bounds-checked reads of a TIFF's numbers, in the byte order its header names.
+    private struct Reader {
+        let data: UnsafeBufferPointer<UInt8>
+        let littleEndian: Bool
+
+        /// Nil when `data` does not start with a TIFF byte-order mark.
+        init?(_ data: UnsafeBufferPointer<UInt8>) {
+            guard data.count >= 8 else { return nil }
+            switch (data[0], data[1]) {
+            case (0x49, 0x49): littleEndian = true
+            case (0x4D, 0x4D): littleEndian = false
+            default: return nil
+            }
+            self.data = data
+        }
+
+        func u16(_ offset: Int) -> Int? {
+            guard offset >= 0, offset + 2 <= data.count else { return nil }
+            let a = Int(data[offset]), b = Int(data[offset + 1])
+            return littleEndian ? a | b << 8 : a << 8 | b
+        }
+
+        func u32(_ offset: Int) -> Int? {
+            guard let low = u16(littleEndian ? offset : offset + 2), let high = u16(littleEndian ? offset + 2 : offset)
+            else { return nil }
+            return high << 16 | low
         }
     }
 }
