@@ -64,7 +64,8 @@ public enum ImageDecoder {
         limits: ImageLimits = .standard
     ) throws(SnapPoemError) -> (image: PoemImage, facts: ImageFacts) {
         LibrarySetup.ensure()
-        let (format, header, pageCountFound, decodable, bytesPerPixel) = try inspect(data: data, name: name, limits: limits)
+        let (format, header, pageCountFound, decodable, bytesPerPixel) = try inspect(
+            data: data, name: name, limits: limits, preparingDecodable: true)
         var pageCount = pageCountFound
         func read() -> (PixImage?, Int32) {
             CodecMessages.decoding(format.displayName) { () -> (PixImage?, Int32) in
@@ -141,15 +142,17 @@ public enum ImageDecoder {
         data: Data, name: String, limits: ImageLimits = .standard
     ) throws(SnapPoemError) -> (format: ImageFormat, width: Int, height: Int) {
         LibrarySetup.ensure()
-        let (format, header, _, _, _) = try inspect(data: data, name: name, limits: limits)
+        let (format, header, _, _, _) = try inspect(data: data, name: name, limits: limits, preparingDecodable: false)
         return (format, header.width, header.height)
     }
 
     /// The checks before decoding, with what decoding needs: the format, the declared size,
     /// the number of frames or pages known from the structure, and the bytes to decode (a
-    /// GIF's first frame only).
+    /// GIF's first frame only, a PNG without its text chunks). Those copies are made only
+    /// when `preparingDecodable` (`checkHeader` needs none, and the service calls it on every
+    /// upload before decoding it).
     private static func inspect(
-        data: Data, name: String, limits: ImageLimits
+        data: Data, name: String, limits: ImageLimits, preparingDecodable: Bool
     ) throws(SnapPoemError) -> (
         format: ImageFormat, header: (width: Int, height: Int), pageCount: Int, decodable: Data, decodingBytesPerPixel: Int
     ) {
@@ -170,12 +173,12 @@ public enum ImageDecoder {
             guard let structure = GIFStructure(data) else { throw .corruptImage(path: name, format: format.displayName) }
             found = (structure.firstFrameWidth, structure.firstFrameHeight)
             pageCount = structure.frameCount
-            decodable = structure.firstFrameOnly(of: data)
+            if preparingDecodable { decodable = structure.firstFrameOnly(of: data) }
         case .bmp:
             found = BMPHeader.size(of: data)
         case .png:
             found = leptonicaHeader(of: data)
-            if let withoutText = PNGTextChunks.removed(from: data) { decodable = withoutText }
+            if preparingDecodable, let withoutText = PNGTextChunks.removed(from: data) { decodable = withoutText }
         case .jpeg:
             if let scans = JPEGScans.count(in: data, upTo: maximumJPEGScans), scans > maximumJPEGScans {
                 throw .unsupportedImageFormat(
