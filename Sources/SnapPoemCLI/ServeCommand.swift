@@ -123,7 +123,7 @@ enum ServeCommand {
             "snap-poem serve: listening on http://\(shownHost):\(http.port)/ (\(service.workers) engine\(service.workers == 1 ? "" : "s"), "
                 + "\(service.scan.engine.languages), queue \(service.queueLimit), uploads up to \(server.maxUploadBytes >> 20) MB)")
         log.write(
-            "snap-poem serve: memory budget \(budget): images up to \(Self.megapixels(plan.maxPixels)) megapixels, "
+            "snap-poem serve: memory budget \(budget): images up to \(ImageLimits.describe(pixels: plan.maxPixels)), "
                 + "\(plan.bufferedBodyBytes >> 20) MB of uploads held at once")
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(3600))
@@ -188,11 +188,6 @@ enum ServeCommand {
     /// `--memory-mb`, already checked by `bind`.
     static func memoryMegabytes(_ parsed: ParsedArguments) -> Int? {
         parsed.value("memory-mb").flatMap { Int($0) }
-    }
-
-    /// `23.9` for 23 900 000.
-    static func megapixels(_ pixels: Int) -> String {
-        String(format: "%.1f", Double(pixels) / 1_000_000)
     }
 
     /// The text of `snap-poem serve --help`, generated from `options`.

@@ -30,6 +30,16 @@ extension BatchInput {
     private func refusal(of descriptor: Int32, outside folder: [UInt8]) -> SnapPoemError? {
         let opened = CanonicalPath.of(descriptor: descriptor)
         guard let opened, CanonicalPath.isPath(opened, within: folder) else {
+            // A folder renamed or moved while its batch runs: its images, opened by a path
+            // relative to a working folder inside it, now lie under its new name.
+            var failure: Int32 = 0
+            if CanonicalPath.of(folder, failure: &failure) != folder {
+                return .unreadableFile(
+                    path: path,
+                    reason:
+                        "the folder it was found in, \(Self.displayName(of: folder)), was moved or renamed after it was listed; run the batch again where the folder is now"
+                )
+            }
             let place = opened.map { "to \(Self.displayName(of: $0))" } ?? "to a place that cannot be told"
             return .unreadableFile(
                 path: path,

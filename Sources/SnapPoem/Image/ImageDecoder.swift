@@ -239,13 +239,11 @@ public enum ImageDecoder {
             ? limits.maxPixels : Int(Double(limits.maxPixels) * Double(planned) / Double(decodingBytesPerPixel))
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
         if overflow || pixels > allowedPixels || max(header.width, header.height) > limits.maxSide {
-            func megapixels(_ count: Int) -> String {
-                (Double(count) / 1_000_000).formatted(.number.precision(.fractionLength(0...1)))
-            }
+            let allowed = ImageLimits.describe(pixels: allowedPixels)
             let pixelLimit =
                 allowedPixels == limits.maxPixels
-                ? "\(megapixels(allowedPixels)) megapixels"
-                : "\(megapixels(allowedPixels)) megapixels for a \(format.displayName) image like this one (its decoder holds \(decodingBytesPerPixel) bytes a pixel, where the limit of \(megapixels(limits.maxPixels)) megapixels plans for \(planned))"
+                ? allowed
+                : "\(allowed) for a \(format.displayName) image like this one (its decoder holds \(decodingBytesPerPixel) bytes a pixel, where the limit of \(ImageLimits.describe(pixels: limits.maxPixels)) plans for \(planned))"
             throw .imageTooLarge(
                 path: name, width: header.width, height: header.height, limit: "\(pixelLimit) and \(limits.maxSide) pixels a side")
         }

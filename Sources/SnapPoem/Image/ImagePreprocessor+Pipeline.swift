@@ -172,9 +172,8 @@ extension ImagePreprocessor {
         if shrink < 1 {
             let newWidth = max(1, Int((Double(width) * shrink).rounded(.down)))
             let newHeight = max(1, Int((Double(height) * shrink).rounded(.down)))
-            let megapixels = (Double(options.maxOutputPixels) / 1_000_000).formatted(.number.precision(.fractionLength(0...1)))
             notes.append(
-                "scaled down to \(newWidth)×\(newHeight) instead of \(width)×\(height) to stay within \(megapixels) megapixels and \(sideLimit) pixels a side"
+                "scaled down to \(newWidth)×\(newHeight) instead of \(width)×\(height) to stay within \(ImageLimits.describe(pixels: options.maxOutputPixels)) and \(sideLimit) pixels a side"
             )
             (width, height) = (newWidth, newHeight)
         }

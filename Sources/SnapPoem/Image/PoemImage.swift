@@ -116,4 +116,14 @@ public struct ImageLimits: Sendable, Equatable, Codable {
     /// up to 12, PNG and WebP 8, TIFF 11 for 8-bit RGB), and free it before the rest begins;
     /// `maxPixels` is planned at it (the HTTP service's `MemoryPlan` too).
     public static let plannedBytesPerPixel = 13
+
+    /// A pixel count as messages show it, the same in every locale: `"150 megapixels"`,
+    /// `"15.1 megapixels"`, `"1 megapixel"`; below a tenth of a megapixel, the pixels
+    /// themselves (`"10000 pixels"`), which one decimal would show as nothing.
+    public static func describe(pixels count: Int) -> String {
+        guard count >= 100_000 else { return "\(count) \(count == 1 ? "pixel" : "pixels")" }
+        let tenths = (count + 50_000) / 100_000
+        let amount = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+        return "\(amount) \(amount == "1" ? "megapixel" : "megapixels")"
+    }
 }

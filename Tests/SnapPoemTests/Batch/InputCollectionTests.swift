@@ -102,6 +102,34 @@ struct InputCollectionTests {
         #expect(try InputCollection.collect([shared + "/inside.png"]).inputs[0].readContents() == Data("private/secret.png".utf8))
     }
 
+    @Test("A folder renamed after it was listed: its images are refused with a message that says so, not as links leading out")
+    func folderRenamedAfterListing() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let manager = FileManager.default
+        let canonicalRoot = try #require(manager.destinationOfSymbolicLinkIfAny(root.path))
+        try manager.createDirectory(atPath: root.path + "/poems", withIntermediateDirectories: false)
+        try Data("a.png".utf8).write(to: root.appendingPathComponent("poems/a.png"))
+        let listed = try #require(InputCollection.collect([root.path + "/poems"]).inputs.first)
+        try manager.moveItem(atPath: root.path + "/poems", toPath: root.path + "/renamed")
+        // What a worker whose working folder is inside the folder meets: the file opens, under
+        // the folder's new name.
+        var reopened = listed
+        reopened.fileSystemPath = Array((root.path + "/renamed/a.png").utf8)
+        #expect(
+            throws: SnapPoemError.unreadableFile(
+                path: listed.path,
+                reason:
+                    "the folder it was found in, \(canonicalRoot)/poems, was moved or renamed after it was listed; run the batch again where the folder is now"
+            )
+        ) { try reopened.readContents() }
+        // With a folder of that name back in its place, the file lies outside it: that is a
+        // link leading out, and says so.
+        try manager.createDirectory(atPath: root.path + "/poems", withIntermediateDirectories: false)
+        let error = #expect(throws: SnapPoemError.self) { try reopened.readContents() }
+        #expect(error?.description.contains("it leads out of the folder it was found in, \(canonicalRoot)/poems, to \(canonicalRoot)/renamed/a.png") == true)
+    }
+
     @Test("A name that is not UTF-8 is collected and read by its bytes, shown with \\x escapes")
     func bytes() throws {
         let root = try Fixtures.temporaryFolder()

@@ -173,13 +173,24 @@ struct ImageFormatTests {
         #expect(!message.contains("\n"))
     }
 
+    @Test("Pixel counts read the same in every message and locale, and a small limit is not shown as 0 megapixels")
+    func pixelCountWording() {
+        #expect(ImageLimits.describe(pixels: 150_000_000) == "150 megapixels")
+        #expect(ImageLimits.describe(pixels: 15_123_456) == "15.1 megapixels")
+        #expect(ImageLimits.describe(pixels: 1_000_000) == "1 megapixel")
+        #expect(ImageLimits.describe(pixels: 449_999) == "0.4 megapixels")
+        #expect(ImageLimits.describe(pixels: 100_000) == "0.1 megapixels")
+        #expect(ImageLimits.describe(pixels: 99_999) == "99999 pixels")
+        #expect(ImageLimits.describe(pixels: 1) == "1 pixel")
+    }
+
     @Test("Limits are the caller's to choose")
     func customLimits() throws {
         let path = Fixtures.sample("Lenore.png")
         let error = #expect(throws: SnapPoemError.self) {
             try ImageDecoder.decode(fileAt: path, limits: ImageLimits(maxPixels: 1_000_000))
         }
-        #expect(error == .imageTooLarge(path: path, width: 1731, height: 2622, limit: "1 megapixels and 65000 pixels a side"))
+        #expect(error == .imageTooLarge(path: path, width: 1731, height: 2622, limit: "1 megapixel and 65000 pixels a side"))
         #expect(throws: SnapPoemError.self) {
             try ImageDecoder.decode(fileAt: path, limits: ImageLimits(maxSide: 2000))
         }
