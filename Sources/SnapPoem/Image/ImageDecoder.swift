@@ -117,9 +117,11 @@ public enum ImageDecoder {
     public static let maximumJPEGScans = 500
 
     /// Bytes a decoder that failed with `ENOMEM` must have been unable to get for the failure
-    /// to count as memory: twice what the decoder holds a pixel (4 bytes, the decoded image at
-    /// 32 bits; a JPEG 2000 decoder 4 more for each component), with
-    /// `MemoryHeadroom.fixedBytes` on top.
+    /// to count as memory: twice what the decoder holds a pixel (measured, as the header check
+    /// counts it: 4 bytes for a baseline JPEG, a GIF, a BMP or a PNM, the decoded image at 32
+    /// bits; 8 for PNG and WebP; 12 for a progressive JPEG; a TIFF 8 and its sample bytes; a
+    /// JPEG 2000 decoder 4 for each component and 4 more), with `MemoryHeadroom.fixedBytes`
+    /// on top.
     ///
     /// errno alone does not say it: calls that fail and are recovered from leave it set
     /// (glibc's `malloc`, for one, leaves `ENOMEM` when `brk` fails and `mmap` serves
@@ -178,9 +180,11 @@ public enum ImageDecoder {
             found = BMPHeader.size(of: data)
         case .png:
             found = leptonicaHeader(of: data)
+            decodingBytesPerPixel = 8  // libpng's rows and Leptonica's image, measured
             if preparingDecodable, let withoutText = PNGTextChunks.removed(from: data) { decodable = withoutText }
         case .jpeg:
-            if let scans = JPEGScans.count(in: data, upTo: maximumJPEGScans), scans > maximumJPEGScans {
+            let scans = JPEGScans.count(in: data, upTo: maximumJPEGScans)
+            if let scans, scans > maximumJPEGScans {
                 throw .unsupportedImageFormat(
                     path: name,
                     detail:
@@ -188,6 +192,9 @@ public enum ImageDecoder {
                 )
             }
             found = leptonicaHeader(of: data)
+            // A progressive JPEG keeps every coefficient until its last scan: up to 12 bytes
+            // a pixel measured, against 4 for a baseline one.
+            if let scans, scans > 1 { decodingBytesPerPixel = 12 }
         case .jpeg2000:
             guard let header = JPEG2000Header(data) else { throw .corruptImage(path: name, format: format.displayName) }
             if header.hasMixedSampling {
@@ -216,6 +223,7 @@ public enum ImageDecoder {
             } else {
                 found = leptonicaHeader(of: data)
             }
+            decodingBytesPerPixel = 8  // libwebp's image and Leptonica's, measured
         case .tiff:
             let header = leptonicaHeaderWithSamples(of: data)
             found = header.map { ($0.width, $0.height) }
