@@ -127,7 +127,9 @@ struct InputCollectionTests {
         // link leading out, and says so.
         try manager.createDirectory(atPath: root.path + "/poems", withIntermediateDirectories: false)
         let error = #expect(throws: SnapPoemError.self) { try reopened.readContents() }
-        #expect(error?.description.contains("it leads out of the folder it was found in, \(canonicalRoot)/poems, to \(canonicalRoot)/renamed/a.png") == true)
+        #expect(
+            error?.description.contains(
+                "it leads out of the folder it was found in, \(canonicalRoot)/poems, to \(canonicalRoot)/renamed/a.png") == true)
     }
 
     @Test("A name that is not UTF-8 is collected and read by its bytes, shown with \\x escapes")

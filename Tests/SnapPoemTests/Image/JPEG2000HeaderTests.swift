@@ -171,7 +171,9 @@ struct TIFFDecodingCostTests {
             try ImageDecoder.checkHeader(data: tiff, name: "wide.tif", limits: ImageLimits(maxPixels: 10_000))
         }
         #expect(
-            error?.description.contains("over the limit of 8125 pixels for a TIFF image like this one (its decoder holds 16 bytes a pixel, where the limit of 10000 pixels plans for 13)") == true,
+            error?.description.contains(
+                "over the limit of 8125 pixels for a TIFF image like this one (its decoder holds 16 bytes a pixel, where the limit of 10000 pixels plans for 13)"
+            ) == true,
             "\(String(describing: error))")
         let rgb = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("formats/stanza-rgb.tif")))
         _ = try ImageDecoder.checkHeader(data: rgb, name: "rgb.tif", limits: ImageLimits(maxPixels: 1004 * 428))
