@@ -22,8 +22,15 @@ public enum BatchManifest {
     /// The longest line read: a line of a real manifest is about a kilobyte, its messages
     /// included (a worker's printed text is bounded to 64 KiB).
     public static let maximumLineBytes = 1 << 20
-    /// The largest manifest read: a million pages at about a kilobyte a line.
+    /// The largest manifest read, and the most bytes all the manifests of one output folder
+    /// may hold together: a million pages at about a kilobyte a line.
     public static let maximumBytes = 1 << 30
+    /// The most inputs one manifest may hold entries for: the most a batch can list
+    /// (`InputCollection.maximumEntries`).
+    public static let maximumEntries = InputCollection.maximumEntries
+    /// The most manifest files an output folder may hold: one for each shard of a
+    /// Kubernetes Indexed Job at its most completions (100 000), and the whole batch's.
+    public static let maximumFiles = 100_001
 
     /// The manifest a run writes: `manifest.jsonl`, or the shard's own file.
     public static func fileName(for shard: Shard?) -> String {
@@ -36,7 +43,8 @@ public enum BatchManifest {
         guard name.hasPrefix("manifest.shard-"), name.hasSuffix(".jsonl") else { return false }
         let middle = name.dropFirst("manifest.shard-".count).dropLast(".jsonl".count)
         let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.count == 3 && parts[1] == "of" && Int(parts[0]) != nil && Int(parts[2]) != nil
+        guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), let count = Int(parts[2]) else { return false }
+        return (1...max(1, count)).contains(index)
     }
 
     /// `inputs` without the ones that are the manifest `name` of the folder at `folderPath`
@@ -102,22 +110,33 @@ public enum BatchManifest {
     /// - Throws: `SnapPoemError.unreadableFile` for a link, a special file, a file over
     ///   `maximumBytes`, or a read error.
     public static func read(_ name: String, in folder: OutputFolder) throws(SnapPoemError) -> Contents {
+        try read(name, in: folder, within: maximumBytes).contents
+    }
+
+    /// `read(_:in:)`, refusing a file over `budget` bytes (`maximumBytes`, or what other
+    /// manifests of the folder left of it: the refusal then says so); with the bytes read.
+    static func read(_ name: String, in folder: OutputFolder, within budget: Int) throws(SnapPoemError) -> (contents: Contents, bytes: Int) {
         let descriptor: Int32
         do throws(SnapPoemError) {
             descriptor = try folder.open(name, flags: O_RDONLY | O_NONBLOCK)
         } catch {
-            if case .fileNotFound = error { return Contents(compacted: [], unreadableLines: 0) }
+            if case .fileNotFound = error { return (Contents(compacted: [], unreadableLines: 0), 0) }
             throw error
         }
         defer { close(descriptor) }
         let shown = folder.shownPath(name)
-        var status = stat()
-        if fstat(descriptor, &status) == 0, Int(status.st_size) > maximumBytes {
-            throw .unreadableFile(
-                path: shown,
-                reason: "the manifest is \(ByteCount.describe(Int(status.st_size))), over the limit of \(ByteCount.describe(maximumBytes))")
+        // The file alone over the bound, or only with the other manifests read before it.
+        func limit(for bytes: Int) -> String {
+            bytes > maximumBytes
+                ? "the limit of \(ByteCount.describe(maximumBytes))"
+                : "the limit of \(ByteCount.describe(maximumBytes)) for all the manifests of the folder together"
         }
-        var parser = Parser()
+        var status = stat()
+        if fstat(descriptor, &status) == 0, Int(status.st_size) > budget {
+            throw .unreadableFile(
+                path: shown, reason: "the manifest is \(ByteCount.describe(Int(status.st_size))), over \(limit(for: Int(status.st_size)))")
+        }
+        var parser = Parser(maximumEntries: maximumEntries)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var total = 0
         while true {
@@ -128,18 +147,22 @@ public enum BatchManifest {
             }
             if count == 0 { break }
             total += count
-            guard total <= maximumBytes else {
-                throw .unreadableFile(path: shown, reason: "the manifest holds more than the limit of \(ByteCount.describe(maximumBytes))")
+            guard total <= budget else {
+                throw .unreadableFile(path: shown, reason: "the manifest holds more than \(limit(for: total))")
             }
             buffer.withUnsafeBytes { parser.add(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            guard !parser.isOverEntryLimit else {
+                throw .unreadableFile(
+                    path: shown, reason: "the manifest holds entries for more than \(InputCollection.grouped(maximumEntries)) images, the most a batch can have")
+            }
         }
-        return parser.finish()
+        return (parser.finish(), total)
     }
 
     /// The entries of a manifest's bytes: one JSON object a line; a line that is not an
     /// entry of the current schema is counted, never trusted.
     static func parse(_ data: Data) -> Contents {
-        var parser = Parser()
+        var parser = Parser(maximumEntries: .max)
         data.withUnsafeBytes { parser.add($0) }
         return parser.finish()
     }
@@ -153,6 +176,13 @@ public enum BatchManifest {
         private var unreadable = 0
         private var newer = 0
         private var newestVersion: Int?
+        private let maximumEntries: Int
+        /// Whether entries for more than `maximumEntries` inputs came in; the rest are not kept.
+        private(set) var isOverEntryLimit = false
+
+        init(maximumEntries: Int) {
+            self.maximumEntries = maximumEntries
+        }
 
         /// Only the schema version of a line, to tell a newer snap-poem's entry from garbage.
         private struct Versioned: Decodable { let schemaVersion: Int }
@@ -184,6 +214,10 @@ public enum BatchManifest {
             if let earlier = current[input] {
                 if entry.status == .cancelled, earlier.status != .cancelled { return }
             } else {
+                guard current.count < maximumEntries else {
+                    isOverEntryLimit = true
+                    return
+                }
                 order.append(input)
             }
             current[input] = entry

@@ -50,9 +50,7 @@ public struct ManifestAudit: Sendable {
                 continue
             }
             guard latest.status.isDone else {
-                let prefix = latest.path + ": "
-                let reason = latest.error.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 } ?? latest.status.rawValue
-                findings.append(.failed(input, reason: reason))
+                findings.append(.failed(input, reason: latest.recordedReason))
                 failed += 1
                 continue
             }

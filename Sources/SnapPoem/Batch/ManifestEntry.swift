@@ -127,6 +127,16 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
     /// input can have (a format's extension, with and without `--keep-extension`) is fewer.
     public static let earlierOutputsLimit = 32
 
+    /// The most `warnings`, and the most `messages`, an entry keeps (the first ones): an
+    /// image gets a handful. A line read with more keeps these (a manifest someone else
+    /// wrote could list hundreds of thousands of empty strings in one line, each costing
+    /// memory far beyond its two bytes).
+    public static let listLimit = 64
+
+    /// The longest reason a rerun or `--check-manifests` quotes from an entry's `error`
+    /// (`recordedReason`), in characters.
+    public static let quotedReasonLimit = 300
+
     /// `schemaVersion`: 1.
     public var schemaVersion: Int
     /// `input`: the path relative to the folder argument it was found in (as given, for a
@@ -199,14 +209,16 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         self.meanConfidence = meanConfidence
         self.hasText = hasText
         self.coverage = nil
-        self.warnings = warnings
-        self.messages = messages
+        self.warnings = Array(warnings.prefix(Self.listLimit))
+        self.messages = Array(messages.prefix(Self.listLimit))
         self.timings = timings
         self.finishedAt = Self.timestamp(finishedAt)
     }
 
     /// Reads an entry; `earlierOutputs`, `warnings` and `messages` may be absent, everything
-    /// else as written.
+    /// else as written. Of a list longer than an entry keeps (`earlierOutputsLimit`,
+    /// `listLimit`), the first are kept; a `finishedAt` not in `timestamp(_:)`'s form makes
+    /// the line unreadable (it decides which line counts when manifests disagree).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
@@ -219,14 +231,61 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         failure = try container.decodeIfPresent(Failure.self, forKey: .failure)
         output = try container.decodeIfPresent(String.self, forKey: .output)
         outputHash = try container.decodeIfPresent(String.self, forKey: .outputHash)
-        earlierOutputs = try container.decodeIfPresent([WrittenOutput].self, forKey: .earlierOutputs) ?? []
+        earlierOutputs = try Self.decodeFirst(WrittenOutput.self, Self.earlierOutputsLimit, of: container, forKey: .earlierOutputs)
         meanConfidence = try container.decodeIfPresent(Int.self, forKey: .meanConfidence)
         hasText = try container.decodeIfPresent(Bool.self, forKey: .hasText)
         coverage = try container.decodeIfPresent(Coverage.self, forKey: .coverage)
-        warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
-        messages = try container.decodeIfPresent([String].self, forKey: .messages) ?? []
+        warnings = try Self.decodeFirst(String.self, Self.listLimit, of: container, forKey: .warnings)
+        messages = try Self.decodeFirst(String.self, Self.listLimit, of: container, forKey: .messages)
         timings = try container.decodeIfPresent(Timings.self, forKey: .timings)
         finishedAt = try container.decode(String.self, forKey: .finishedAt)
+        guard Self.isTimestamp(finishedAt) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .finishedAt, in: container, debugDescription: "not a time in the form 2026-12-01T12:34:56Z")
+        }
+    }
+
+    /// The first `limit` elements of the list at `key` (none when it is absent or null); the
+    /// rest are not decoded.
+    private static func decodeFirst<Element: Decodable>(
+        _ type: Element.Type, _ limit: Int, of container: KeyedDecodingContainer<CodingKeys>, forKey key: CodingKeys
+    ) throws -> [Element] {
+        guard try container.contains(key) && !container.decodeNil(forKey: key) else { return [] }
+        var list = try container.nestedUnkeyedContainer(forKey: key)
+        var elements: [Element] = []
+        while !list.isAtEnd, elements.count < limit {
+            elements.append(try list.decode(Element.self))
+        }
+        return elements
+    }
+
+    /// Whether `text` is in `timestamp(_:)`'s form, `2026-12-01T12:34:56Z` (so that comparing
+    /// two as text compares the times).
+    static func isTimestamp(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            let expected: UInt8? =
+                switch index {
+                case 4, 7: UInt8(ascii: "-")
+                case 10: UInt8(ascii: "T")
+                case 13, 16: UInt8(ascii: ":")
+                case 19: UInt8(ascii: "Z")
+                default: nil
+                }
+            if let expected { guard byte == expected else { return false } } else { guard (0x30...0x39).contains(byte) else { return false } }
+        }
+        return true
+    }
+
+    /// `error` without the path it starts with, cut to `quotedReasonLimit` characters, for
+    /// quoting in a message that names the input itself; the status when there is no error.
+    /// The text comes from a file anyone could have written: it is never shown whole.
+    public var recordedReason: String {
+        let prefix = path + ": "
+        let reason = error.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 } ?? status.rawValue
+        guard reason.count > Self.quotedReasonLimit else { return reason }
+        return String(reason.prefix(Self.quotedReasonLimit)) + "…"
     }
 
     /// Writes every key, `null` for absent values.

@@ -27,14 +27,25 @@ public struct ManifestSet: Sendable {
     /// - Parameters:
     ///   - folder: the output folder whose manifests are read.
     ///   - own: the manifest this run writes, preferred on a tie.
-    /// - Throws: `SnapPoemError.unreadableFile` for a manifest that is a link, a special file
-    ///   or over `BatchManifest.maximumBytes`.
+    /// - Throws: `SnapPoemError.unreadableFile` for a manifest that is a link, a special file,
+    ///   over `BatchManifest.maximumBytes` (all the folder's manifests together) or holding
+    ///   entries for over `BatchManifest.maximumEntries` images, and for a folder of more
+    ///   than `BatchManifest.maximumFiles` manifests.
     public init(reading folder: OutputFolder, own: String? = nil) throws(SnapPoemError) {
         files = BatchManifest.files(in: folder)
+        guard files.count <= BatchManifest.maximumFiles else {
+            throw .unreadableFile(
+                path: folder.shownPath(BatchManifest.wholeBatchFileName),
+                reason:
+                    "the folder holds \(InputCollection.grouped(files.count)) manifests, over the limit of \(InputCollection.grouped(BatchManifest.maximumFiles)) (one a shard)"
+            )
+        }
         unreadableLines = 0
         records = [:]
+        var budget = BatchManifest.maximumBytes
         for file in files {
-            let contents = try BatchManifest.read(file, in: folder)
+            let (contents, bytes) = try BatchManifest.read(file, in: folder, within: budget)
+            budget -= bytes
             unreadableLines += contents.unreadableLines
             for entry in contents.compacted where entry.status != .cancelled {
                 let input = ExactName(entry.input)

@@ -85,7 +85,7 @@ public struct ResumePlan: Sendable {
             case .failedBefore(let entry):
                 diagnostics.append(
                     Diagnostic(
-                        .error, "\(entry.error ?? "\(job.input.path): failed") (failed before; not read again without --retry-failed)",
+                        .error, "\(entry.recordedReason) (failed before; not read again without --retry-failed)", subject: job.input.path,
                         category: .input))
                 failed += 1
             case .outputInTheWay:

@@ -58,7 +58,8 @@ struct BatchManifestTests {
         "Manifest file names: the whole batch's and one per shard",
         arguments: [
             ("manifest.jsonl", true), ("manifest.shard-2-of-8.jsonl", true), ("manifest.shard-2-8.jsonl", false),
-            ("manifest.shard-a-of-8.jsonl", false), ("poems.jsonl", false),
+            ("manifest.shard-a-of-8.jsonl", false), ("poems.jsonl", false), ("manifest.shard-10-of-9.jsonl", false),
+            ("manifest.shard-0-of-9.jsonl", false), ("manifest.shard--1-of-9.jsonl", false), ("manifest.shard-1-of-1.jsonl", true),
         ])
     func names(name: String, isManifest: Bool) throws {
         #expect(BatchManifest.isManifestFileName(name) == isManifest)

@@ -71,6 +71,71 @@ struct ManifestSetTests {
         }
     }
 
+    @Test("The manifests of a folder share one size bound, refused from their sizes before the one past it is read")
+    func sizeBoundShared() throws {
+        let url = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: url) }
+        // Two sparse files of 600 MiB each: each under the bound alone, over it together.
+        for name in ["manifest.shard-1-of-2.jsonl", "manifest.shard-2-of-2.jsonl"] {
+            let path = url.appendingPathComponent(name).path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+            #expect(truncate(path, off_t(600) << 20) == 0)
+        }
+        let folder = try OutputFolder(creatingAt: url.path)
+        let started = ContinuousClock.now
+        #expect(
+            throws: SnapPoemError.unreadableFile(
+                path: folder.shownPath("manifest.shard-2-of-2.jsonl"),
+                reason: "the manifest is 600 MiB, over the limit of 1 GiB for all the manifests of the folder together")
+        ) {
+            _ = try ManifestSet(reading: folder)
+        }
+        // The first was read (600 MiB of zero bytes, one long line): seconds, not a second file.
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test("An entry keeps the first 64 warnings and messages and 32 earlier outputs, however many its line lists")
+    func listsBounded() throws {
+        var entry = Self.entry("a.png", .failed, at: 1)
+        entry.messages = Array(repeating: "", count: 100_000)
+        entry.warnings = Array(repeating: "w", count: 1_000)
+        entry.earlierOutputs = (0..<500).map { ManifestEntry.WrittenOutput(output: "o\($0).txt", outputHash: "sha256:h") }
+        let line = entry.line
+        #expect(line.count < BatchManifest.maximumLineBytes)
+        let read = BatchManifest.parse(line).compacted
+        #expect(read.count == 1)
+        #expect(read.first?.messages.count == ManifestEntry.listLimit)
+        #expect(read.first?.warnings.count == ManifestEntry.listLimit)
+        #expect(read.first?.earlierOutputs.count == ManifestEntry.earlierOutputsLimit)
+        #expect(read.first?.earlierOutputs.last?.output == "o31.txt", "the first ones")
+        let made = ManifestEntry(
+            input: "b.png", path: "b.png", contentHash: nil, optionsHash: "sha256:o", status: .ok,
+            warnings: Array(repeating: "w", count: 100), messages: Array(repeating: "m", count: 100))
+        #expect(made.warnings.count == ManifestEntry.listLimit && made.messages.count == ManifestEntry.listLimit)
+    }
+
+    @Test("A line whose finishedAt is not a time in snap-poem's form is unreadable: it cannot win every comparison")
+    func finishedAtChecked() throws {
+        let good = Self.entry("a.png", .ok, at: 1)
+        #expect(ManifestEntry.isTimestamp(good.finishedAt), "\(good.finishedAt)")
+        for stamp in ["9999999999999999999999", "zzz", "2026-12-01 12:34:56Z", "2026-12-01T12:34:56+01", "2026-1a-01T12:34:56Z"] {
+            var forged = Self.entry("b.png", .ok, at: 2)
+            forged.finishedAt = stamp
+            let contents = BatchManifest.parse(good.line + forged.line)
+            #expect(contents.compacted.map(\.input) == ["a.png"], "\(stamp)")
+            #expect(contents.unreadableLines == 1)
+        }
+    }
+
+    @Test("A manifest holding entries for more images than a batch can have is refused, not kept whole")
+    func entryBound() throws {
+        var parser = BatchManifest.Parser(maximumEntries: 3)
+        let lines = (0..<5).reduce(Data()) { $0 + Self.entry("\($1).png", .ok, at: 1).line }
+        lines.withUnsafeBytes { parser.add($0) }
+        #expect(parser.isOverEntryLimit)
+        #expect(parser.finish().compacted.map(\.input) == ["0.png", "1.png", "2.png"])
+    }
+
     @Test("A manifest that is a symbolic link is neither read nor written through")
     func linkRefused() throws {
         let url = try Fixtures.temporaryFolder()
