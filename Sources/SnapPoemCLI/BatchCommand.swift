@@ -271,8 +271,17 @@ struct BatchCommand {
     private func clashingOutputs(_ inputs: [BatchInput]) -> String? {
         guard let folder = options.outputDirectory else { return nil }
         let layout = OutputLayout(fileExtension: options.export.format.fileExtension, keepsExtension: options.batch.keepsExtension)
-        guard let clash = layout.firstClash(in: inputs) else { return nil }
         func shown(_ relative: String) -> String { URL(fileURLWithPath: folder).appendingPathComponent(relative).path }
+        guard let clash = layout.firstClash(in: inputs) else {
+            guard let nesting = layout.firstFileInTheWay(in: inputs) else { return nil }
+            var whole = layout
+            whole.keepsExtension = true
+            let advice =
+                !layout.keepsExtension && whole.firstFileInTheWay(in: inputs) == nil && whole.firstClash(in: inputs) == nil
+                ? "add '--keep-extension' to name outputs after whole input names, or rename one" : "rename one of them"
+            return
+                "'\(nesting.file.path)' would be written to '\(shown(nesting.output))', where '\(nesting.nested.path)' needs a folder of that name (for '\(shown(nesting.nestedOutput))'); \(advice)."
+        }
         if let twice = layout.firstRepeat(in: inputs) {
             let named =
                 twice.first.path == twice.second.path

@@ -96,6 +96,28 @@ struct OutputShapeTests {
         #expect(try BatchFixtures.files(output) == [], "refused before anything is read or written")
     }
 
+    @Test("An output that is a file where another needs a folder (a.txt and a.txt/b.txt) is refused before anything is read")
+    func fileInTheWay() async throws {
+        let input = try BatchFixtures.folder(["a.png": BatchFixtures.small, "a.txt/b.png": BatchFixtures.small])
+        let output = try Fixtures.temporaryFolder()
+        defer { BatchFixtures.remove(input, output) }
+        let (out, dir) = (output.path, input.path)
+        let run = await CapturedRun.run([dir, "--output-dir", out])
+        #expect(run.status == 64, "\(run.error)")
+        #expect(
+            run.error.hasPrefix(
+                "snap-poem: error: '\(dir)/a.png' would be written to '\(out)/a.txt', where '\(dir)/a.txt/b.png' needs a folder of that name (for '\(out)/a.txt/b.txt'); add '--keep-extension' to name outputs after whole input names, or rename one.\n"),
+            "\(run.error)")
+        #expect(try BatchFixtures.files(output) == [], "refused before anything is read or written")
+        // --keep-extension parts those (a.png.txt, a.txt/b.png.txt); with it given, a clash
+        // of its own (a.png.txt, a.png.txt/b.png.txt) gets no such advice.
+        let both = try BatchFixtures.folder(["a.png": BatchFixtures.small, "a.png.txt/b.png": BatchFixtures.small])
+        defer { BatchFixtures.remove(both) }
+        let kept = await CapturedRun.run([both.path, "--output-dir", out, "--keep-extension"])
+        #expect(kept.status == 64, "\(kept.error)")
+        #expect(kept.error.contains("needs a folder of that name (for '\(out)/a.png.txt/b.png.txt'); rename one of them.\n"), "\(kept.error)")
+    }
+
     @Test("--keep-extension writes stanza.jpg and stanza.png to stanza.jpg.txt and stanza.png.txt")
     func keepExtension() async throws {
         let input = try BatchFixtures.folder(["stanza.jpg": BatchFixtures.small, "stanza.png": BatchFixtures.stanza])

@@ -42,6 +42,29 @@ public struct OutputLayout: Sendable, Equatable {
         return nil
     }
 
+    /// The first input whose output is a file where another input's output needs a folder
+    /// (`a.png` gives `a.txt`, and `a.txt/b.png` gives `a.txt/b.txt`), with both outputs;
+    /// nil when there is none. Found before anything is read: otherwise the image read
+    /// second would be read for nothing, and fail each rerun again.
+    public func firstFileInTheWay(in inputs: [BatchInput]) -> (file: BatchInput, output: String, nested: BatchInput, nestedOutput: String)? {
+        var outputs: [ExactName: (BatchInput, String)] = [:]
+        for input in inputs {
+            let output = relativePath(for: input)
+            outputs[ExactName(output)] = (input, output)
+        }
+        for input in inputs {
+            let output = relativePath(for: input)
+            let parts = PathComponents.split(output)
+            guard parts.count > 1 else { continue }
+            var folder = ""
+            for part in parts.dropLast() {
+                folder = folder.isEmpty ? part : folder + "/" + part
+                if let (file, fileOutput) = outputs[ExactName(folder)] { return (file, fileOutput, input, output) }
+            }
+        }
+        return nil
+    }
+
     /// The first two inputs that are one file given twice (`a.png a.png`, `poems poems`,
     /// `a.png ./a.png`, a link and its target) and would be written to the same output,
     /// and that output; nil when there are none. Whatever the layout, such a clash remains:
