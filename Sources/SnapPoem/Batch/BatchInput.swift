@@ -68,13 +68,23 @@ public struct BatchInput: Sendable, Equatable, Hashable {
         return collection.inputs
     }
 
-    /// A file name or path for people: valid UTF-8 as it is, every other byte as `\xNN`.
+    /// A file name or path for people: valid UTF-8 as it is, every other byte as `\xNN`, and
+    /// a backslash that a literal `x` follows as `\x5C`, so that two names never read the
+    /// same (`caf\xE9` typed out, and `caf` with the Latin-1 byte E9, give different names,
+    /// and so different outputs and manifest entries).
     public static func displayName(of bytes: [UInt8]) -> String {
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        let backslash = UInt8(ascii: "\\"), x = UInt8(ascii: "x")
+        let hasLiteralEscape = bytes.indices.dropLast().contains { bytes[$0] == backslash && bytes[$0 + 1] == x }
+        if !hasLiteralEscape, let text = String(validating: bytes, as: UTF8.self) { return text }
         var result = ""
         var index = 0
         while index < bytes.count {
             let lead = bytes[index]
+            if lead == backslash, index + 1 < bytes.count, bytes[index + 1] == x {
+                result += "\\x5C"
+                index += 1
+                continue
+            }
             let length: Int =
                 switch lead {
                 case 0x00...0x7F: 1

@@ -158,6 +158,15 @@ struct InputCollectionTests {
         let argument = try #require(InputCollection.collect([shown], fileSystemPaths: [shown: path]).inputs.first)
         #expect(argument.path == shown && argument.relativePath == shown && argument.fileSystemPath == path)
         #expect(try argument.readContents() == Data("xyz".utf8))
+
+        // A name that spells the escape out, beside it, reads differently: outputs and
+        // manifest entries are named after these names, and must not be shared.
+        try Data("typed".utf8).write(to: root.appendingPathComponent("caf\\xE9.png"))
+        let both = InputCollection.collect([root.path]).inputs
+        #expect(both.map(\.relativePath).sorted() == ["caf\\x5CxE9.png", "caf\\xE9.png"])
+        #expect(try both.first { $0.relativePath == "caf\\x5CxE9.png" }?.readContents() == Data("typed".utf8))
+        #expect(OutputLayout(fileExtension: "txt").firstClash(in: both) == nil)
+        #expect(BatchInput.displayName(of: Array("a\\b\\".utf8)) == "a\\b\\", "a backslash no x follows is itself")
     }
 
     @Test("A folder without images is a problem naming it; a FIFO named like an image is refused without blocking")
