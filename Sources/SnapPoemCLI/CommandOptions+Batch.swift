@@ -80,7 +80,9 @@ extension CommandOptions {
         if let text = parsed.value("per-image-limit") {
             guard let limit = Duration(seconds: text, atMost: 604_800) else {
                 throw UsageError(
-                    message: "Invalid value '\(text)' for '--per-image-limit <SECONDS>': expected a number of seconds greater than 0.")
+                    message:
+                        "Invalid value '\(text)' for '--per-image-limit <SECONDS>': expected a number of seconds greater than 0, at most 604800 (a week)."
+                )
             }
             batch.imageTimeLimit = limit
             if let limit = scan.recognition.timeLimit, limit >= batch.imageTimeLimit {

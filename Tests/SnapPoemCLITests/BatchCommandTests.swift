@@ -92,6 +92,16 @@ struct BatchCommandTests {
         #expect(single.output.isEmpty)
     }
 
+    @Test("--per-image-limit out of range is a usage error that names both ends", arguments: ["0", "-1", "1e300", "604801", "soon"])
+    func perImageLimitRange(seconds: String) async {
+        let run = await CapturedRun.run([Fixtures.sample("Lenore.png"), "a.png", "--per-image-limit", seconds])
+        #expect(run.status == 64)
+        #expect(
+            run.error.hasPrefix(
+                "snap-poem: error: Invalid value '\(seconds)' for '--per-image-limit <SECONDS>': expected a number of seconds greater than 0, at most 604800 (a week).\n"
+            ), "\(run.error)")
+    }
+
     @Test(
         "--worker-memory below 512 MB, where a worker can start but read no photo, is a usage error naming the least",
         arguments: ["256", "511"])

@@ -106,7 +106,8 @@ struct OutputShapeTests {
         #expect(run.status == 64, "\(run.error)")
         #expect(
             run.error.hasPrefix(
-                "snap-poem: error: '\(dir)/a.png' would be written to '\(out)/a.txt', where '\(dir)/a.txt/b.png' needs a folder of that name (for '\(out)/a.txt/b.txt'); add '--keep-extension' to name outputs after whole input names, or rename one.\n"),
+                "snap-poem: error: '\(dir)/a.png' would be written to '\(out)/a.txt', where '\(dir)/a.txt/b.png' needs a folder of that name (for '\(out)/a.txt/b.txt'); add '--keep-extension' to name outputs after whole input names, or rename one.\n"
+            ),
             "\(run.error)")
         #expect(try BatchFixtures.files(output) == [], "refused before anything is read or written")
         // --keep-extension parts those (a.png.txt, a.txt/b.png.txt); with it given, a clash
@@ -115,7 +116,8 @@ struct OutputShapeTests {
         defer { BatchFixtures.remove(both) }
         let kept = await CapturedRun.run([both.path, "--output-dir", out, "--keep-extension"])
         #expect(kept.status == 64, "\(kept.error)")
-        #expect(kept.error.contains("needs a folder of that name (for '\(out)/a.png.txt/b.png.txt'); rename one of them.\n"), "\(kept.error)")
+        #expect(
+            kept.error.contains("needs a folder of that name (for '\(out)/a.png.txt/b.png.txt'); rename one of them.\n"), "\(kept.error)")
     }
 
     @Test("--keep-extension writes stanza.jpg and stanza.png to stanza.jpg.txt and stanza.png.txt")

@@ -111,6 +111,21 @@ struct PageEditorTests {
         #expect(fragment.text.contains("id=\"note\"") && fragment.text.contains("download=\"poem.html\""))
     }
 
+    @Test("A field given again and again is refused at its second time, not taken 43,000 times")
+    func repeatedFields() async throws {
+        let service = try await SharedService.get()
+        for repeated in ["poemLang", "text"] {
+            let response = await service.respond(
+                to: Self.notePost([("text", "a poem")] + Array(repeating: (repeated, "en"), count: 1_000)))
+            #expect(response.status == 400, "\(repeated)")
+            #expect(
+                response.text.contains("&#39;\(repeated)&#39; was given more than once")
+                    || response.text.contains("'\(repeated)' was given more than once"), "\(response.text.prefix(2000))")
+        }
+        let once = await service.respond(to: Self.notePost([("text", "a poem"), ("poemLang", "fr")]))
+        #expect(once.status == 200)
+    }
+
     @Test(
         "/note takes a URL-encoded form of text within its bounds, and says what is wrong otherwise",
         arguments: [

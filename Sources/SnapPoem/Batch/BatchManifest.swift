@@ -115,7 +115,8 @@ public enum BatchManifest {
 
     /// `read(_:in:)`, refusing a file over `budget` bytes (`maximumBytes`, or what other
     /// manifests of the folder left of it: the refusal then says so); with the bytes read.
-    static func read(_ name: String, in folder: OutputFolder, within budget: Int) throws(SnapPoemError) -> (contents: Contents, bytes: Int) {
+    static func read(_ name: String, in folder: OutputFolder, within budget: Int) throws(SnapPoemError) -> (contents: Contents, bytes: Int)
+    {
         let descriptor: Int32
         do throws(SnapPoemError) {
             descriptor = try folder.open(name, flags: O_RDONLY | O_NONBLOCK)
@@ -153,7 +154,10 @@ public enum BatchManifest {
             buffer.withUnsafeBytes { parser.add(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             guard !parser.isOverEntryLimit else {
                 throw .unreadableFile(
-                    path: shown, reason: "the manifest holds entries for more than \(InputCollection.grouped(maximumEntries)) images, the most a batch can have")
+                    path: shown,
+                    reason:
+                        "the manifest holds entries for more than \(InputCollection.grouped(maximumEntries)) images, the most a batch can have"
+                )
             }
         }
         return (parser.finish(), total)

@@ -273,7 +273,11 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
                 case 19: UInt8(ascii: "Z")
                 default: nil
                 }
-            if let expected { guard byte == expected else { return false } } else { guard (0x30...0x39).contains(byte) else { return false } }
+            if let expected {
+                guard byte == expected else { return false }
+            } else {
+                guard (0x30...0x39).contains(byte) else { return false }
+            }
         }
         return true
     }

@@ -46,7 +46,8 @@ public struct OutputLayout: Sendable, Equatable {
     /// (`a.png` gives `a.txt`, and `a.txt/b.png` gives `a.txt/b.txt`), with both outputs;
     /// nil when there is none. Found before anything is read: otherwise the image read
     /// second would be read for nothing, and fail each rerun again.
-    public func firstFileInTheWay(in inputs: [BatchInput]) -> (file: BatchInput, output: String, nested: BatchInput, nestedOutput: String)? {
+    public func firstFileInTheWay(in inputs: [BatchInput]) -> (file: BatchInput, output: String, nested: BatchInput, nestedOutput: String)?
+    {
         var outputs: [ExactName: (BatchInput, String)] = [:]
         for input in inputs {
             let output = relativePath(for: input)

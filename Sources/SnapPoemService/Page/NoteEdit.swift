@@ -24,7 +24,9 @@ struct NoteEdit: Sendable, Equatable {
     /// Reads the form of `request`.
     ///
     /// - Throws: `ServiceError` 415 for a body that is not a URL-encoded form, 413 for one
-    ///   over the bounds, 400 for a field that is not UTF-8 text, an unknown field, or no text.
+    ///   over the bounds, 400 for a field that is not UTF-8 text, an unknown field, `text` or
+    ///   `poemLang` given twice, more than `maxDoubts` marks, or no text. So no form has more
+    ///   than `maxDoubts` + 2 fields that count.
     init(_ request: HTTPRequest, text page: PageText) throws(ServiceError) {
         guard request.form == nil, request.mediaType == "application/x-www-form-urlencoded" else {
             throw ServiceError(.unsupportedMediaType, message: "the note's form must be sent as application/x-www-form-urlencoded")
@@ -35,7 +37,7 @@ struct NoteEdit: Sendable, Equatable {
         }
         var text: String?
         var doubts: [ServicePage.Doubt] = []
-        var languageTag = "en"
+        var languageTag: String?
         for field in fields {
             switch field.name {
             case "text":
@@ -48,7 +50,8 @@ struct NoteEdit: Sendable, Equatable {
                 guard doubts.count < Self.maxDoubts else { throw .badOption("more than \(Self.maxDoubts) words are marked") }
                 if let doubt = ServicePage.Doubt(field: field.value) { doubts.append(doubt) }
             case "poemLang":
-                if Self.isLanguageTag(field.value) { languageTag = field.value }
+                guard languageTag == nil else { throw .badOption("'poemLang' was given more than once") }
+                languageTag = Self.isLanguageTag(field.value) ? field.value : "en"
             default:
                 throw .badOption("the note's form has no field '\(field.name.prefix(40))'")
             }
@@ -56,7 +59,7 @@ struct NoteEdit: Sendable, Equatable {
         guard let text, !text.allSatisfy(\.isWhitespace) else { throw .badOption(page.noTextSent) }
         self.text = text
         self.doubts = doubts
-        self.languageTag = languageTag
+        self.languageTag = languageTag ?? "en"
     }
 
     /// Whether `tag` looks like a BCP 47 language tag: letters, digits and hyphens, a letter
