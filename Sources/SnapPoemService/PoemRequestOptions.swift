@@ -77,8 +77,20 @@ struct PoemRequestOptions: Sendable {
             throw .badOption(Self.message(for: error))
         }
         if scanValues[.timeout] == nil { scan.recognition.timeLimit = maxTimeLimit }
+        let languages = scan.engine.languages
+        if languages != defaults.engine.languages, languages.codes.count > Self.maxRequestLanguages {
+            throw .badOption(
+                "lang: '\(languages)' names \(languages.codes.count) languages; a request may name at most \(Self.maxRequestLanguages) (each loads a model, and this server plans memory for an engine of two)"
+            )
+        }
         try bindExport(exportValues)
     }
+
+    /// The most languages a request may name when they differ from the server's own: an
+    /// engine loaded for a request's languages is planned at `MemoryPlan.engineBytes` (two
+    /// models: `eng+fra` measured 46 MB), and each more model would hold memory the plan
+    /// does not count.
+    static let maxRequestLanguages = 2
 
     /// Binds `format`, `to`, `subject` and `sideBySide` (`ExportRequest.apply(_:)`), and ties
     /// the request to the scan (`ExportRequest.prepare(_:)`: the Tesseract rendering the

@@ -86,6 +86,11 @@ struct PoemServiceTests {
             ("timeout=900", "invalid value '900' for 'timeout': this server allows at most 600 s"),
             ("to=alex%40example.org", "'to' applies only to format=eml"),
             ("lang=deu", "language 'deu' not found in tessdata at"),
+            // Refused before any model is looked for: each would hold memory the plan does not count.
+            (
+                "lang=deu%2Beng%2Bfra",
+                "lang: 'deu+eng+fra' names 3 languages; a request may name at most 2 (each loads a model, and this server plans memory for an engine of two)"
+            ),
             // An engine only the request asked for, that the server's data cannot start (found by schemathesis).
             ("oem=legacy", "Tesseract could not start: the legacy engine needs traineddata that includes it"),
             ("timeout=5e-324", "invalid value '5e-324' for 'timeout': expected a number of seconds from 0.001 to 600"),

@@ -214,7 +214,8 @@ enum OpenAPIDocument {
         case .timeout:
             return option.summary + " At most \(configuration.maxTimeLimit.secondsText) s here, the default."
         case .lang:
-            return option.summary + " Default here: \(configuration.scan.engine.languages)."
+            return option.summary
+                + " Default here: \(configuration.scan.engine.languages); other languages, at most \(PoemRequestOptions.maxRequestLanguages)."
         default:
             return option.summary
         }
