@@ -157,6 +157,41 @@ struct EmailDraftExporterTests {
     }
 
     @Test(
+        "Display names of the longest length taken fold to 78 characters and decode back",
+        arguments: [
+            String(repeating: "x", count: 200),
+            String(repeating: "é", count: 200),
+            String(repeating: "Guy De Vere ", count: 16) + "Sam",
+            String(repeating: "Doe, Jane ", count: 20),
+            String(repeating: "𝔏", count: 200),
+        ])
+    func longNames(name: String) throws {
+        var options = ExportFixtures.emailOptions
+        let expected = name.trimmingCharacters(in: .whitespaces)
+        options.to = [try EmailAddress(displayName: name, address: "alex@example.org"), try EmailAddress(parsing: "sam@example.org")]
+        options.from = try EmailAddress(displayName: name, address: "me@example.org")
+        let message = try EmailDraftExporter(options: options).export(ExportFixtures.shortPoem)
+        checkWireForm(message)
+        let parsed = try ParsedEmail.parse(message)
+        #expect(parsed.defects.isEmpty, "\(parsed.defects)")
+        #expect(parsed.to.map(\.address) == ["alex@example.org", "sam@example.org"])
+        #expect(parsed.toNames == [expected, ""])
+    }
+
+    @Test("A display name over the limit, set after checking, is refused by the export")
+    func longNameSetLater() throws {
+        var options = ExportFixtures.emailOptions
+        options.to[0].displayName = String(repeating: "x", count: 5000)
+        #expect(
+            throws: SnapPoemError.invalidOption(
+                option: "to", reason: "the name of 'zoe@example.org' has 5000 characters; at most 200 are taken")
+        ) { try EmailDraftExporter(options: options).export(ExportFixtures.shortPoem) }
+        options.to[0].displayName = nil
+        options.to[0].address = "a@b.org>\r\nBcc: everyone@example.org"
+        #expect(throws: SnapPoemError.self) { try EmailDraftExporter(options: options).export(ExportFixtures.shortPoem) }
+    }
+
+    @Test(
         "Header injection and bad values are refused",
         arguments: [
             EmailDraftOptions(subject: "Hi\r\nBcc: everyone@example.org", date: Date(), messageID: "a@b"),
@@ -194,6 +229,18 @@ struct EmailAddressTests {
         ])
     func bad(text: String) {
         #expect(throws: SnapPoemError.self) { try EmailAddress(parsing: text) }
+    }
+
+    @Test("A display name longer than 200 characters is refused, naming the limit")
+    func longName() throws {
+        for (name, length) in [(String(repeating: "x", count: 5000), 5000), (String(repeating: "é", count: 201), 201)] {
+            #expect(
+                throws: SnapPoemError.invalidOption(
+                    option: "to", reason: "the name of 'a@b.org' has \(length) characters; at most 200 are taken")
+            ) { try EmailAddress(parsing: "\(name) <a@b.org>") }
+        }
+        let longest = String(repeating: "é", count: 200)
+        #expect(try EmailAddress(parsing: "  \(longest)  <a@b.org>").displayName == longest)
     }
 
     @Test(
