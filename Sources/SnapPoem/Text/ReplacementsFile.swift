@@ -72,7 +72,8 @@ public enum ReplacementsFile {
     /// Parses a file's contents; `path` names it in errors.
     ///
     /// - Throws: `SnapPoemError.invalidReplacementsFile` for a missing or unsupported header,
-    ///   a line without `=`, an empty FIND, or a FIND given twice.
+    ///   a line without `=`, an empty FIND, or a FIND given twice. A message quotes at most
+    ///   60 characters of a line (`OneLine.excerpt`).
     public static func parse(_ contents: String, path: String) throws(SnapPoemError) -> [Replacement] {
         var lines = contents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         if lines.last?.isEmpty == true { lines.removeLast() }
@@ -92,19 +93,21 @@ public enum ReplacementsFile {
             let number = offset + 1
             let line = rawLine.trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
+            let shown = OneLine.excerpt(line)
             switch Replacement.split(line) {
             case .failure(.noEquals):
                 throw .invalidReplacementsFile(
-                    path: path, line: number, reason: "'\(line)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+                    path: path, line: number, reason: "'\(shown)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
             case .failure(.emptyFind):
-                throw .invalidReplacementsFile(path: path, line: number, reason: "'\(line)' has nothing to find before '='")
+                throw .invalidReplacementsFile(path: path, line: number, reason: "'\(shown)' has nothing to find before '='")
             case .success(let pair):
                 let find = pair.find.trimmingSpaces
                 guard !find.isEmpty else {
-                    throw .invalidReplacementsFile(path: path, line: number, reason: "'\(line)' has nothing to find before '='")
+                    throw .invalidReplacementsFile(path: path, line: number, reason: "'\(shown)' has nothing to find before '='")
                 }
                 if let earlier = firstLine[find] {
-                    throw .invalidReplacementsFile(path: path, line: number, reason: "'\(find)' is already replaced on line \(earlier)")
+                    throw .invalidReplacementsFile(
+                        path: path, line: number, reason: "'\(OneLine.excerpt(find))' is already replaced on line \(earlier)")
                 }
                 firstLine[find] = number
                 guard replacements.count < ReplacementSet.maximumPairs else {
