@@ -84,6 +84,28 @@ struct ReplacementsFileTests {
         }
     }
 
+    @Test("Only LF ends a line: U+2028, U+2029, U+0085, VT and FF are characters of the value")
+    func lineEnds() throws {
+        let separators = "\u{2028}\u{2029}\u{85}\u{0B}\u{0C}"
+        let pairs = try ReplacementsFile.parse(
+            "# snap-poem replacements v1\r\nLenore=Al\u{2028}ex\r\nGuy\(separators)=Sam\(separators)\n", path: "x")
+        #expect(
+            pairs == [
+                Replacement(find: "Lenore", replaceWith: "Al\u{2028}ex"),
+                Replacement(find: "Guy\(separators)", replaceWith: "Sam\(separators)"),
+            ])
+        // The line an editor shows.
+        #expect(
+            throws: SnapPoemError.invalidReplacementsFile(
+                path: "x", line: 3, reason: "'Hope' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+        ) { try ReplacementsFile.parse("# snap-poem replacements v1\nLenore=Al\u{2028}ex\(separators)\nHope\n", path: "x") }
+        // A file whose lines end in CR alone is one line: said so, not 'the first line must be …'.
+        #expect(
+            throws: SnapPoemError.invalidReplacementsFile(
+                path: "x", line: 1, reason: "its lines end in a carriage return alone (old Mac OS); save it with LF or CRLF line ends")
+        ) { try ReplacementsFile.parse("# snap-poem replacements v1\rLenore=Alex\r", path: "x") }
+    }
+
     @Test("render writes what parse reads back")
     func roundTrip() throws {
         let pairs = [
