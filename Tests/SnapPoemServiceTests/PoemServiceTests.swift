@@ -85,6 +85,11 @@ struct PoemServiceTests {
             ("noRotate=maybe", "invalid value 'maybe' for 'noRotate': expected true or false"),
             ("timeout=900", "invalid value '900' for 'timeout': this server allows at most 600 s"),
             ("to=alex%40example.org", "'to' applies only to format=eml"),
+            // A name that made a 5 015-character To: line (RFC 5322 allows 998).
+            (
+                "format=eml&to=" + String(repeating: "x", count: 5000) + "%20%3Ca%40b.org%3E",
+                "to: the name of 'a@b.org' has 5000 characters; at most 200 are taken"
+            ),
             ("lang=deu", "language 'deu' not found in tessdata at"),
             // Refused before any model is looked for: each would hold memory the plan does not count.
             (

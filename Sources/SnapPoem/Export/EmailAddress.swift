@@ -9,10 +9,15 @@ public struct EmailAddress: Sendable, Hashable, Codable {
     /// The address (`addr-spec`), e.g. `alex@example.org`.
     public var address: String
 
+    /// The longest display name taken, in characters (Unicode scalars), once spaces at either
+    /// end are removed: a person's name fits many times over, and a header line stays short.
+    public static let maximumDisplayNameLength = 200
+
     /// Creates an address after checking it.
     ///
     /// - Throws: `SnapPoemError.invalidOption` (option `to`) when `address` is not a plain
-    ///   `local@domain` or the display name holds a line break or control character.
+    ///   `local@domain`, or the display name holds a line break or control character or is
+    ///   longer than `maximumDisplayNameLength`.
     public init(displayName: String? = nil, address: String) throws(SnapPoemError) {
         guard Self.isPlainAddress(address) else {
             throw .invalidOption(option: "to", reason: "'\(address)' is not an e-mail address like name@example.org")
@@ -21,6 +26,11 @@ public struct EmailAddress: Sendable, Hashable, Codable {
             throw .invalidOption(option: "to", reason: "the name of '\(address)' contains a line break or control character")
         }
         let name = displayName?.trimmingWhitespace()
+        if let length = name?.unicodeScalars.count, length > Self.maximumDisplayNameLength {
+            throw .invalidOption(
+                option: "to",
+                reason: "the name of '\(address)' has \(length) characters; at most \(Self.maximumDisplayNameLength) are taken")
+        }
         self.displayName = (name?.isEmpty ?? true) ? nil : name
         self.address = address
     }

@@ -8,7 +8,8 @@ import Foundation
 /// marker Outlook and Windows Mail read as "this is a draft"). The body is the personalised
 /// poem as UTF-8 quoted-printable plain text and, by default, the love-note HTML page as a
 /// `multipart/alternative` second part. Lines end in CRLF and none is longer than 78
-/// characters (76 in the bodies).
+/// characters (76 in the bodies), but for a header line holding only an address of more
+/// than 72 characters (an address cannot be folded).
 public struct EmailDraftExporter: PoemExporter {
     /// The draft's headers.
     public var options: EmailDraftOptions

@@ -44,10 +44,15 @@ public struct EmailDraftOptions: Sendable, Equatable {
     }
 
     /// Checks what the initialiser cannot: a subject without line breaks or control
-    /// characters, and a Message-ID of the form `left@right` (dot-atoms).
+    /// characters, a Message-ID of the form `left@right` (dot-atoms), and the addresses
+    /// again as `EmailAddress.init(displayName:address:)` checks them (their properties may
+    /// have been set, or decoded, since).
     ///
-    /// - Throws: `SnapPoemError.invalidOption` naming `subject` or `messageID`.
+    /// - Throws: `SnapPoemError.invalidOption` naming `subject`, `messageID` or `to`.
     public func validate() throws(SnapPoemError) {
+        for address in to + (from.map { [$0] } ?? []) {
+            _ = try EmailAddress(displayName: address.displayName, address: address.address)
+        }
         if let subject {
             try Self.validate(subject: subject)
         }

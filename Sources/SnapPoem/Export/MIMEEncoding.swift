@@ -65,20 +65,35 @@ enum MIMEEncoding {
     static let bytesPerEncodedWord = 36
 
     /// `text` as RFC 2047 encoded words (`=?UTF-8?B?…?=`), separated by `separator`. Words
-    /// split only between characters, so each decodes to valid UTF-8 on its own.
+    /// split between characters where they can, and else (a character of more than 36 bytes:
+    /// a letter under dozens of combining marks) between its Unicode scalars; so each word
+    /// decodes to valid UTF-8 on its own, and none is longer than 60 characters (RFC 2047
+    /// allows 75).
     static func encodedWords(_ text: String, separator: String = "\r\n ") -> String {
+        encodedWordList(text).joined(separator: separator)
+    }
+
+    /// The encoded words of `encodedWords(_:separator:)`, one string each; at least one.
+    static func encodedWordList(_ text: String) -> [String] {
         var chunks: [[UInt8]] = []
         var current: [UInt8] = []
-        for character in text {
-            let bytes = Array(String(character).utf8)
+        func append(_ bytes: some Collection<UInt8>) {
             if !current.isEmpty, current.count + bytes.count > bytesPerEncodedWord {
                 chunks.append(current)
                 current = []
             }
             current += bytes
         }
+        for character in text {
+            let bytes = String(character).utf8
+            if bytes.count <= bytesPerEncodedWord {
+                append(bytes)
+            } else {
+                for scalar in character.unicodeScalars { append(String(scalar).utf8) }
+            }
+        }
         if !current.isEmpty || chunks.isEmpty { chunks.append(current) }
-        return chunks.map { "=?UTF-8?B?" + Data($0).base64EncodedString() + "?=" }.joined(separator: separator)
+        return chunks.map { "=?UTF-8?B?" + Data($0).base64EncodedString() + "?=" }
     }
 
     /// An unstructured header (`Subject`) ready to write, folded to 78 characters: plain when
@@ -111,27 +126,75 @@ enum MIMEEncoding {
         return lines.joined(separator: "\r\n")
     }
 
-    /// An address for a `To` or `From` header: `Name <a@b>`, the name quoted or encoded as
-    /// needed.
-    static func mailbox(_ address: EmailAddress) -> String {
-        guard let name = address.displayName else { return address.address }
-        let phrase: String
-        if name.unicodeScalars.allSatisfy({ $0.isASCII && !($0.properties.generalCategory == .control) }) {
-            let atext = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~ ")
-            if name.allSatisfy(atext.contains), !name.contains("=?") {
-                phrase = name
-            } else {
-                phrase = "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-            }
-        } else {
-            phrase = encodedWords(name, separator: " ")
+    /// An address-list header (`To`, `From`), folded: each mailbox after the first starts a
+    /// line of its own, and a mailbox too long for one line of 78 characters is folded too
+    /// (see `mailboxLines`). No line is longer than 78 characters, but for one holding an
+    /// address of more than 72 alone (at most 260 characters with `From: `: an address
+    /// cannot be folded).
+    static func addressHeader(_ name: String, _ addresses: [EmailAddress]) -> String {
+        var lines: [String] = []
+        for (index, address) in addresses.enumerated() {
+            let comma = index < addresses.count - 1 ? "," : ""
+            let start = index == 0 ? name + ": " : " "
+            lines += mailboxLines(address, startingWith: start, endingWith: comma)
         }
-        return phrase + " <" + address.address + ">"
+        return lines.joined(separator: "\r\n")
     }
 
-    /// An address-list header (`To`), one mailbox per folded line when there are several.
-    static func addressHeader(_ name: String, _ addresses: [EmailAddress]) -> String {
-        name + ": " + addresses.map(mailbox).joined(separator: ",\r\n ")
+    /// One mailbox, `Name <a@b>`, as header lines: `prefix` opens the first, `suffix` ends
+    /// the last. On one line when it fits in 78 characters (the name as an atom, quoted, or
+    /// as encoded words, as `phrase` writes it). Else a name of atoms separated by single
+    /// spaces is folded at its spaces, and any other name (quoted, not ASCII, or with a word
+    /// too long for a line) is written as encoded words, one to a line; the address goes on
+    /// the last line when it fits, else on a line of its own.
+    static func mailboxLines(_ address: EmailAddress, startingWith prefix: String, endingWith suffix: String) -> [String] {
+        guard let name = address.displayName else { return [prefix + address.address + suffix] }
+        let angleAddress = "<" + address.address + ">" + suffix
+        let oneLine = prefix + phrase(name) + " " + angleAddress
+        if oneLine.count <= headerLineLimit { return [oneLine] }
+        let words = name.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        let foldsAtSpaces =
+            isAtoms(name) && !words.contains(where: \.isEmpty)
+            && !words.contains { prefix.count + $0.count > headerLineLimit }
+        var lines: [String]
+        if foldsAtSpaces {
+            lines = [prefix + words[0]]
+            for word in words.dropFirst() {
+                if lines[lines.count - 1].count + 1 + word.count <= headerLineLimit {
+                    lines[lines.count - 1] += " " + word
+                } else {
+                    lines.append(" " + word)
+                }
+            }
+        } else {
+            let encoded = encodedWordList(name)
+            lines = [prefix + encoded[0]] + encoded.dropFirst().map { " " + $0 }
+        }
+        if lines[lines.count - 1].count + 1 + angleAddress.count <= headerLineLimit {
+            lines[lines.count - 1] += " " + angleAddress
+        } else {
+            lines.append(" " + angleAddress)
+        }
+        return lines
+    }
+
+    /// Characters of an RFC 5322 atom (`atext`), and the space between atoms.
+    private static let atomCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~ ")
+
+    /// Whether `name` can be written as it is, as atoms: `atext` and spaces, nothing that
+    /// reads as an encoded word.
+    private static func isAtoms(_ name: String) -> Bool {
+        name.allSatisfy(atomCharacters.contains) && !name.contains("=?")
+    }
+
+    /// A display name as a `phrase` on one line: as it is when it is atoms, in quotes when it
+    /// is other printable ASCII, else as encoded words.
+    static func phrase(_ name: String) -> String {
+        if name.unicodeScalars.allSatisfy({ $0.isASCII && !($0.properties.generalCategory == .control) }) {
+            if isAtoms(name) { return name }
+            return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        return encodedWords(name, separator: " ")
     }
 
     /// A date as RFC 5322 writes it, e.g. `Tue, 06 Aug 2024 14:05:09 +0200`, in `timeZone`'s

@@ -25,6 +25,19 @@ public enum OneLine {
         return result
     }
 
+    /// The longest excerpt of outside text a message quotes, in characters (Unicode scalars).
+    static let excerptLength = 60
+
+    /// `text` as a message quotes it: whole when it has at most `limit` characters (Unicode
+    /// scalars, so that no character, however many marks it combines, makes it long), else
+    /// its first `limit` followed by `…`. A line of a million characters gives a message of
+    /// one short line.
+    static func excerpt(_ text: some StringProtocol, limit: Int = excerptLength) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > limit else { return String(text) }
+        return String(String.UnicodeScalarView(scalars.prefix(limit))) + "…"
+    }
+
     /// Whether `scalar` is escaped by `escaping`.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

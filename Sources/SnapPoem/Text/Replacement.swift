@@ -27,9 +27,10 @@ public struct Replacement: Sendable, Hashable, Codable {
             self.init(find: pair.find, replaceWith: pair.replacement)
             if let problem = lengthProblem { throw .invalidOption(option: "--replace", reason: problem) }
         case .failure(.noEquals):
-            throw .invalidOption(option: "--replace", reason: "'\(argument)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+            throw .invalidOption(
+                option: "--replace", reason: "'\(OneLine.excerpt(argument))' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
         case .failure(.emptyFind):
-            throw .invalidOption(option: "--replace", reason: "'\(argument)' has nothing to find before '='")
+            throw .invalidOption(option: "--replace", reason: "'\(OneLine.excerpt(argument))' has nothing to find before '='")
         }
     }
 

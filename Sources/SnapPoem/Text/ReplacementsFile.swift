@@ -11,6 +11,9 @@ import Foundation
 /// \#1 = first     (FIND "#1"; \# for a '#' that starts FIND)
 /// ```
 ///
+/// - Lines end at LF (`\n`); a CR before it is dropped. Nothing else ends a line: U+2028
+///   LINE SEPARATOR, U+2029, U+0085, vertical tab and form feed are characters of the line
+///   like any other (of FIND or REPLACE), so line numbers are those an editor shows.
 /// - The first line is exactly the header `# snap-poem replacements v1`; a later version's
 ///   header is refused with the version this build reads.
 /// - Each other line is blank, a comment (its first non-space character is `#`), or a pair:
@@ -72,9 +75,12 @@ public enum ReplacementsFile {
     /// Parses a file's contents; `path` names it in errors.
     ///
     /// - Throws: `SnapPoemError.invalidReplacementsFile` for a missing or unsupported header,
-    ///   a line without `=`, an empty FIND, or a FIND given twice.
+    ///   a line without `=`, an empty FIND, or a FIND given twice. A message quotes at most
+    ///   60 characters of a line (`OneLine.excerpt`).
     public static func parse(_ contents: String, path: String) throws(SnapPoemError) -> [Replacement] {
-        var lines = contents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        // Split the bytes at LF only: as characters, "\r\n" is one that is not "\n".
+        var lines = contents.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { String(Substring($0)) }
         if lines.last?.isEmpty == true { lines.removeLast() }
         let first = lines.first.map { $0.trimmingSpaces.drop { $0 == "\u{FEFF}" } } ?? ""
         guard first == header else {
@@ -82,6 +88,11 @@ public enum ReplacementsFile {
             if first.hasPrefix(prefix), let found = Int(first.dropFirst(prefix.count)) {
                 throw .invalidReplacementsFile(
                     path: path, line: 1, reason: "version \(found) is not supported; this snap-poem reads version \(version) ('\(header)')")
+            }
+            if first.hasPrefix(header + "\r") {
+                throw .invalidReplacementsFile(
+                    path: path, line: 1,
+                    reason: "its lines end in a carriage return alone (old Mac OS); save it with LF or CRLF line ends")
             }
             throw .invalidReplacementsFile(path: path, line: 1, reason: "the first line must be '\(header)'")
         }
@@ -92,19 +103,21 @@ public enum ReplacementsFile {
             let number = offset + 1
             let line = rawLine.trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
+            let shown = OneLine.excerpt(line)
             switch Replacement.split(line) {
             case .failure(.noEquals):
                 throw .invalidReplacementsFile(
-                    path: path, line: number, reason: "'\(line)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+                    path: path, line: number, reason: "'\(shown)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
             case .failure(.emptyFind):
-                throw .invalidReplacementsFile(path: path, line: number, reason: "'\(line)' has nothing to find before '='")
+                throw .invalidReplacementsFile(path: path, line: number, reason: "'\(shown)' has nothing to find before '='")
             case .success(let pair):
                 let find = pair.find.trimmingSpaces
                 guard !find.isEmpty else {
-                    throw .invalidReplacementsFile(path: path, line: number, reason: "'\(line)' has nothing to find before '='")
+                    throw .invalidReplacementsFile(path: path, line: number, reason: "'\(shown)' has nothing to find before '='")
                 }
                 if let earlier = firstLine[find] {
-                    throw .invalidReplacementsFile(path: path, line: number, reason: "'\(find)' is already replaced on line \(earlier)")
+                    throw .invalidReplacementsFile(
+                        path: path, line: number, reason: "'\(OneLine.excerpt(find))' is already replaced on line \(earlier)")
                 }
                 firstLine[find] = number
                 guard replacements.count < ReplacementSet.maximumPairs else {

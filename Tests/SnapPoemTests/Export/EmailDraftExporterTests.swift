@@ -10,6 +10,10 @@ struct ParsedEmail: Decodable {
     var defects: [String]
     var subject: String
     var to: [Mailbox]
+    /// The `To` display names as RFC 2047 §6.2 reads them, the white space between adjacent
+    /// encoded words ignored (by `email.header`: the parser of `to` keeps it, CPython
+    /// gh-128110, and reads a long name as "xxx…x xxx…x").
+    var toNames: [String]
     var date: String?
     var messageID: String
     var unsent: String?
@@ -21,9 +25,12 @@ struct ParsedEmail: Decodable {
     var html: String?
 
     static let script = #"""
-        import sys, json, email
+        import sys, json, email, email.utils
         from email import policy
-        msg = email.message_from_bytes(sys.stdin.buffer.read(), policy=policy.default)
+        from email.header import decode_header, make_header
+        data = sys.stdin.buffer.read()
+        msg = email.message_from_bytes(data, policy=policy.default)
+        raw = email.message_from_bytes(data, policy=policy.compat32)
         plain = msg.get_body(preferencelist=("plain",))
         html = msg.get_body(preferencelist=("html",))
         defects = [repr(d) for part in msg.walk() for d in part.defects]
@@ -31,6 +38,7 @@ struct ParsedEmail: Decodable {
             "defects": defects,
             "subject": str(msg["subject"]),
             "to": [{"name": a.display_name, "address": a.addr_spec} for a in msg["to"].addresses] if msg["to"] else [],
+            "toNames": [str(make_header(decode_header(n))) for n, a in email.utils.getaddresses(raw.get_all("to", []))],
             "date": msg["date"].datetime.isoformat() if msg["date"] else None,
             "messageID": str(msg["message-id"]),
             "unsent": msg["x-unsent"],
@@ -48,8 +56,9 @@ struct ParsedEmail: Decodable {
     }
 }
 
-/// Checks the wire form RFC 5322 and RFC 2045 ask for: ASCII only, CRLF line ends, header
-/// lines of at most 78 characters, body lines of at most 76.
+/// Checks the wire form RFC 5322, RFC 2045 and RFC 2047 ask for: ASCII only, CRLF line
+/// ends, header lines of at most 78 characters, body lines of at most 76, encoded words of
+/// at most 75.
 func checkWireForm(_ message: Data, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(message.allSatisfy { $0 < 0x80 }, "non-ASCII byte", sourceLocation: sourceLocation)
     let bytes = Array(message)
@@ -59,7 +68,10 @@ func checkWireForm(_ message: Data, sourceLocation: SourceLocation = #_sourceLoc
     let text = String(decoding: message, as: UTF8.self)
     let parts = text.components(separatedBy: "\r\n\r\n")
     for line in parts[0].components(separatedBy: "\r\n") {
-        #expect(line.count <= 78, "header line too long: \(line)", sourceLocation: sourceLocation)
+        #expect(line.count <= 78, "header line too long: \(line.count) characters", sourceLocation: sourceLocation)
+        for word in line.split(separator: " ") where word.hasPrefix("=?") {
+            #expect(word.count <= 75, "encoded word too long: \(word.count) characters", sourceLocation: sourceLocation)
+        }
     }
     for line in parts.dropFirst().joined(separator: "\r\n\r\n").components(separatedBy: "\r\n") {
         #expect(line.count <= 76, "body line too long: \(line)", sourceLocation: sourceLocation)
@@ -118,6 +130,10 @@ struct EmailDraftExporterTests {
             "An ASCII subject that is long enough to need folding across more than one header line, really",
             "Looks =?like?= an encoded word",
             "👩‍❤️‍👨 emoji with joiners 👩‍❤️‍👨👩‍❤️‍👨👩‍❤️‍👨",
+            String(repeating: "x", count: 5000),
+            String(repeating: "é", count: 3000),
+            // One character (a grapheme cluster) of 1 001 bytes: split between its scalars.
+            "e" + String(repeating: "\u{301}", count: 500),
         ])
     func subjects(subject: String) throws {
         var options = ExportFixtures.emailOptions
@@ -138,6 +154,41 @@ struct EmailDraftExporterTests {
         #expect(parsed.plain?.replacingOccurrences(of: "\r\n", with: "\n") == poem.text)
         #expect(parsed.plain?.contains("Pæan") == true)
         #expect(parsed.defects.isEmpty)
+    }
+
+    @Test(
+        "Display names of the longest length taken fold to 78 characters and decode back",
+        arguments: [
+            String(repeating: "x", count: 200),
+            String(repeating: "é", count: 200),
+            String(repeating: "Guy De Vere ", count: 16) + "Sam",
+            String(repeating: "Doe, Jane ", count: 20),
+            String(repeating: "𝔏", count: 200),
+        ])
+    func longNames(name: String) throws {
+        var options = ExportFixtures.emailOptions
+        let expected = name.trimmingCharacters(in: .whitespaces)
+        options.to = [try EmailAddress(displayName: name, address: "alex@example.org"), try EmailAddress(parsing: "sam@example.org")]
+        options.from = try EmailAddress(displayName: name, address: "me@example.org")
+        let message = try EmailDraftExporter(options: options).export(ExportFixtures.shortPoem)
+        checkWireForm(message)
+        let parsed = try ParsedEmail.parse(message)
+        #expect(parsed.defects.isEmpty, "\(parsed.defects)")
+        #expect(parsed.to.map(\.address) == ["alex@example.org", "sam@example.org"])
+        #expect(parsed.toNames == [expected, ""])
+    }
+
+    @Test("A display name over the limit, set after checking, is refused by the export")
+    func longNameSetLater() throws {
+        var options = ExportFixtures.emailOptions
+        options.to[0].displayName = String(repeating: "x", count: 5000)
+        #expect(
+            throws: SnapPoemError.invalidOption(
+                option: "to", reason: "the name of 'zoe@example.org' has 5000 characters; at most 200 are taken")
+        ) { try EmailDraftExporter(options: options).export(ExportFixtures.shortPoem) }
+        options.to[0].displayName = nil
+        options.to[0].address = "a@b.org>\r\nBcc: everyone@example.org"
+        #expect(throws: SnapPoemError.self) { try EmailDraftExporter(options: options).export(ExportFixtures.shortPoem) }
     }
 
     @Test(
@@ -178,6 +229,44 @@ struct EmailAddressTests {
         ])
     func bad(text: String) {
         #expect(throws: SnapPoemError.self) { try EmailAddress(parsing: text) }
+    }
+
+    @Test("A display name longer than 200 characters is refused, naming the limit")
+    func longName() throws {
+        for (name, length) in [(String(repeating: "x", count: 5000), 5000), (String(repeating: "é", count: 201), 201)] {
+            #expect(
+                throws: SnapPoemError.invalidOption(
+                    option: "to", reason: "the name of 'a@b.org' has \(length) characters; at most 200 are taken")
+            ) { try EmailAddress(parsing: "\(name) <a@b.org>") }
+        }
+        let longest = String(repeating: "é", count: 200)
+        #expect(try EmailAddress(parsing: "  \(longest)  <a@b.org>").displayName == longest)
+    }
+
+    @Test(
+        "The encoder folds names of any length: lines of at most 78 characters, or 998 around a long address",
+        arguments: [
+            (String(repeating: "x", count: 5000), "a@b.org"),
+            (String(repeating: "é", count: 3000), "a@b.org"),
+            (String(repeating: "Guy De Vere ", count: 400) + "Sam", "a@b.org"),
+            (String(repeating: "Doe, \"Jane\" \\ ", count: 400) + "x", "a@b.org"),
+            ("e" + String(repeating: "\u{301}", count: 2000), "a@b.org"),
+            (String(repeating: "x", count: 5000), String(repeating: "a", count: 64) + "@" + String(repeating: "b", count: 189)),
+            ("Al", String(repeating: "a", count: 64) + "@" + String(repeating: "b", count: 189)),
+        ])
+    func encoderFolds(name: String, address: String) throws {
+        var mailbox = try EmailAddress(address: address)
+        mailbox.displayName = name
+        let header = MIMEEncoding.addressHeader("To", [mailbox, try EmailAddress(parsing: "Sam <sam@example.org>")])
+        for line in header.components(separatedBy: "\r\n") {
+            #expect(line.utf8.count <= 998)
+            #expect(line.utf8.count <= 78 || line == " <\(address)>,", "\(line.utf8.count) characters")
+            for word in line.split(separator: " ") where word.hasPrefix("=?") { #expect(word.count <= 75) }
+        }
+        let parsed = try ParsedEmail.parse(Data((header + "\r\nSubject: x\r\n\r\nbody\r\n").utf8))
+        #expect(parsed.defects.isEmpty, "\(parsed.defects)")
+        #expect(parsed.to.map(\.address) == [address, "sam@example.org"])
+        #expect(parsed.toNames == [name, "Sam"])
     }
 
     @Test("A list splits at commas outside quotes")

@@ -57,6 +57,55 @@ struct ReplacementsFileTests {
         #expect(pairs == [Replacement(find: "Lenore", replaceWith: "Alex")])
     }
 
+    @Test("Messages quote at most 60 characters of a line, however long it is")
+    func longLines() {
+        let million = String(repeating: "x", count: 1_000_000)
+        let shown = String(repeating: "x", count: 60) + "…"
+        let cases: [(String, Int, String)] = [
+            (million, 2, "'\(shown)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex"),
+            ("  =" + million, 2, "'=\(String(repeating: "x", count: 59))…' has nothing to find before '='"),
+            // A FIND given twice, of 200 characters (a length that is taken).
+            ("\(million.prefix(200))=a\n\(million.prefix(200))=b", 3, "'\(shown)' is already replaced on line 2"),
+            // One character (a letter and a million combining marks) is cut between scalars.
+            (
+                "e" + String(repeating: "\u{301}", count: 1_000_000), 2,
+                "'e\(String(repeating: "\u{301}", count: 59))…' has no '='; write FIND=REPLACE, e.g. Lenore=Alex"
+            ),
+        ]
+        for (line, number, reason) in cases {
+            #expect(throws: SnapPoemError.invalidReplacementsFile(path: "names.txt", line: number, reason: reason)) {
+                try ReplacementsFile.parse("# snap-poem replacements v1\n\(line)\n", path: "names.txt")
+            }
+        }
+        #expect(
+            throws: SnapPoemError.invalidOption(option: "--replace", reason: "'\(shown)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+        ) {
+            try Replacement(parsing: million)
+        }
+    }
+
+    @Test("Only LF ends a line: U+2028, U+2029, U+0085, VT and FF are characters of the value")
+    func lineEnds() throws {
+        let separators = "\u{2028}\u{2029}\u{85}\u{0B}\u{0C}"
+        let pairs = try ReplacementsFile.parse(
+            "# snap-poem replacements v1\r\nLenore=Al\u{2028}ex\r\nGuy\(separators)=Sam\(separators)\n", path: "x")
+        #expect(
+            pairs == [
+                Replacement(find: "Lenore", replaceWith: "Al\u{2028}ex"),
+                Replacement(find: "Guy\(separators)", replaceWith: "Sam\(separators)"),
+            ])
+        // The line an editor shows.
+        #expect(
+            throws: SnapPoemError.invalidReplacementsFile(
+                path: "x", line: 3, reason: "'Hope' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+        ) { try ReplacementsFile.parse("# snap-poem replacements v1\nLenore=Al\u{2028}ex\(separators)\nHope\n", path: "x") }
+        // A file whose lines end in CR alone is one line: said so, not 'the first line must be …'.
+        #expect(
+            throws: SnapPoemError.invalidReplacementsFile(
+                path: "x", line: 1, reason: "its lines end in a carriage return alone (old Mac OS); save it with LF or CRLF line ends")
+        ) { try ReplacementsFile.parse("# snap-poem replacements v1\rLenore=Alex\r", path: "x") }
+    }
+
     @Test("render writes what parse reads back")
     func roundTrip() throws {
         let pairs = [
