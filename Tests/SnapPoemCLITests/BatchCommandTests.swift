@@ -92,26 +92,25 @@ struct BatchCommandTests {
         #expect(single.output.isEmpty)
     }
 
-    @Test("--per-image-limit out of range is a usage error that names both ends", arguments: ["0", "-1", "1e300", "604801", "soon"])
-    func perImageLimitRange(seconds: String) async {
-        let run = await CapturedRun.run([Fixtures.sample("Lenore.png"), "a.png", "--per-image-limit", seconds])
-        #expect(run.status == 64)
-        #expect(
-            run.error.hasPrefix(
-                "snap-poem: error: Invalid value '\(seconds)' for '--per-image-limit <SECONDS>': expected a number of seconds greater than 0, at most 604800 (a week).\n"
-            ), "\(run.error)")
-    }
-
     @Test(
-        "--worker-memory below 512 MB, where a worker can start but read no photo, is a usage error naming the least",
-        arguments: ["256", "511"])
-    func workerMemoryTooSmall(megabytes: String) async {
-        let run = await CapturedRun.run([Fixtures.sample("Lenore.png"), "a.png", "--worker-memory", megabytes])
-        #expect(run.status == 64)
-        #expect(
-            run.error.hasPrefix(
-                "snap-poem: error: Invalid value '\(megabytes)' for '--worker-memory <MB|none>': expected megabytes from 512 (a worker needs about 450 MB to read a phone photo), or none.\n"
-            ), "\(run.error)")
+        "Batch options out of range are usage errors that name what is taken: --per-image-limit both ends, --worker-memory the least (a worker needs about 450 MB to read a photo)",
+        arguments: [
+            (
+                "--per-image-limit", ["0", "-1", "1e300", "604801", "soon"],
+                "<SECONDS>': expected a number of seconds greater than 0, at most 604800 (a week)."
+            ),
+            (
+                "--worker-memory", ["256", "511"],
+                "<MB|none>': expected megabytes from 512 (a worker needs about 450 MB to read a phone photo), or none."
+            ),
+        ])
+    func batchOptionRanges(option: String, values: [String], expected: String) async {
+        for value in values {
+            let run = await CapturedRun.run([Fixtures.sample("Lenore.png"), "a.png", option, value])
+            #expect(run.status == 64, "\(option) \(value)")
+            #expect(
+                run.error.hasPrefix("snap-poem: error: Invalid value '\(value)' for '\(option) \(expected)\n"), "\(run.error)")
+        }
     }
 
     @Test("--worker-memory 512, the least taken, reads Lenore.png and a 12-megapixel phone photo in one worker")

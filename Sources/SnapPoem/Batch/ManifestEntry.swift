@@ -134,7 +134,7 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
     public static let listLimit = 64
 
     /// The longest reason a rerun or `--check-manifests` quotes from an entry's `error`
-    /// (`recordedReason`), in characters.
+    /// (`recordedReason`), in characters (Unicode scalars, as `OneLine.excerpt` counts).
     public static let quotedReasonLimit = 300
 
     /// `schemaVersion`: 1.
@@ -288,8 +288,7 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
     public var recordedReason: String {
         let prefix = path + ": "
         let reason = error.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 } ?? status.rawValue
-        guard reason.count > Self.quotedReasonLimit else { return reason }
-        return String(reason.prefix(Self.quotedReasonLimit)) + "…"
+        return OneLine.excerpt(reason, limit: Self.quotedReasonLimit)
     }
 
     /// Writes every key, `null` for absent values.
