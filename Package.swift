@@ -59,7 +59,8 @@ let package = Package(
         // (UniversalAmbiguities.cpp); libpng's and libjpeg's constructors of codec state, so
         // that the codecs print nothing of their own (CodecMessages.cpp); the OpenMP entry
         // points Tesseract calls, so that its regions run inline on the threads that run it
-        // (SerialOpenMP.cpp). The linker exports a definition that a linked library also
+        // (SerialOpenMP.cpp); Leptonica's four brick morphology functions, computed in
+        // logarithmic passes to the same words (BrickMorphology.cpp). The linker exports a definition that a linked library also
         // has in any program (the tests' too); the flags say so explicitly for the one shipped.
         .executableTarget(
             name: "snap-poem", dependencies: ["SnapPoemCLI"],
@@ -76,6 +77,10 @@ let package = Package(
                     "-Xlinker", "--export-dynamic-symbol=GOMP_sections_end_nowait",
                     "-Xlinker", "--export-dynamic-symbol=omp_get_thread_num",
                     "-Xlinker", "--export-dynamic-symbol=omp_get_num_threads",
+                    "-Xlinker", "--export-dynamic-symbol=pixErodeBrick",
+                    "-Xlinker", "--export-dynamic-symbol=pixDilateBrick",
+                    "-Xlinker", "--export-dynamic-symbol=pixOpenBrick",
+                    "-Xlinker", "--export-dynamic-symbol=pixCloseBrick",
                 ])
             ]
         ),

@@ -102,6 +102,11 @@ int snap_poem_runs_openmp_inline(void);
 /// Whether `snap_poem_run_openmp_inline` makes regions run inline (1, the default) or leaves
 /// them to libgomp (0): for the test that compares the two readings.
 void snap_poem_set_openmp_inline_enabled(int enabled);
+/// Leptonica's own pixErodeBrick, pixDilateBrick, pixOpenBrick or pixCloseBrick (`kind` 0–3)
+/// of `pixs` into a new Pix, past this shim's definitions of the four, which compute the same
+/// words in fewer passes (see BrickMorphology.cpp): for the test that compares them. Null
+/// where Leptonica returns null.
+struct Pix *snap_poem_leptonica_brick(int kind, struct Pix *pixs, int hsize, int vsize);
 /// TessBaseAPIGetUTF8Text (free with TessDeleteText).
 snap_poem_call_status snap_poem_tess_utf8_text(TessBaseAPI *handle, char **text);
 /// TessBaseAPIGetHOCRText, TessBaseAPIGetTsvText or TessBaseAPIGetAltoText for `kind` 0, 1
