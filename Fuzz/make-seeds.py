@@ -289,9 +289,27 @@ def requests():
         write("request", name, b"\x00".join(pieces))
 
 
+# ---- morphology: byte 0 = function, 1-2 = brick, 3-5 = image size, then the words ----
+
+def morphology():
+    seeds = {
+        # Tesseract's bricks at 300 dpi on a page-like pattern: closing 5, opening 15, bars of 75.
+        "close-5": bytes([3, 5, 5, 200, 0, 40]) + bytes([0x0F, 0xF0, 0x3C, 0xC3] * 64),
+        "open-15": bytes([2, 15, 15, 63, 1, 47]) + bytes([0xFF, 0xFF, 0x00, 0xFF] * 80),
+        "open-bar-across": bytes([2, 75, 1, 255, 0, 20]) + bytes([0xFF] * 40 + [0x00] * 40),
+        "open-bar-down": bytes([2, 1, 75, 31, 0, 47]) + bytes([0x80, 0x00, 0x00, 0x01]),
+        "erode-past-image": bytes([0, 255, 3, 9, 0, 5]) + bytes([0xFF] * 8),
+        "dilate-word-edges": bytes([1, 33, 2, 32, 0, 6]) + bytes([0x80, 0x00, 0x00, 0x01, 0x00, 0x01, 0x80, 0x00]),
+        "dilate-one-pixel": bytes([1, 7, 9, 0, 0, 0]) + bytes([0xFF]),
+        "erode-pad-bits-set": bytes([0, 3, 3, 36, 0, 10]) + bytes([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
+    }
+    for name, data in seeds.items():
+        write("morphology", name, data)
+
+
 if __name__ == "__main__":
     # Seeds made here are made again; a fuzzing finding ("finding-*") is kept for good.
-    for target in ("image", "replacements", "arguments", "manifest", "request"):
+    for target in ("image", "replacements", "arguments", "manifest", "request", "morphology"):
         folder = os.path.join(HERE, "Corpus", target)
         for name in os.listdir(folder) if os.path.isdir(folder) else []:
             if not name.startswith("finding-"):
@@ -301,3 +319,4 @@ if __name__ == "__main__":
     arguments()
     manifests()
     requests()
+    morphology()
