@@ -201,11 +201,14 @@ PIX *brickMorphology(PIX *pixd, PIX *pixs, l_int32 hsize, l_int32 vsize, const S
                 for (l_int32 y = 0; y < image.height; ++y) {
                     applyAcross(step.operation, length, image.words.data() + std::size_t(y) * line, image.wordsPerLine, buffer);
                 }
-                // A window reaching past the width brought OFF pixels back in for an erosion
-                // and may have brought ON ones for a dilation: clear the bits past the width.
-                for (l_int32 y = 0; y < image.height; ++y) {
-                    Word *row = image.words.data() + std::size_t(y) * line;
-                    for (std::size_t w = 0; w < line; ++w) row[w] &= masks[w];
+                // An erosion leaves the bits past the width OFF (each one's window holds that
+                // bit itself); a dilation spreads the row's last pixels into them. Clear them,
+                // so that they are outside the image for the next step and the result.
+                if (step.operation == Operation::dilate) {
+                    for (l_int32 y = 0; y < image.height; ++y) {
+                        Word *row = image.words.data() + std::size_t(y) * line;
+                        for (std::size_t w = 0; w < line; ++w) row[w] &= masks[w];
+                    }
                 }
             } else {
                 applyDown(step.operation, length, image, buffer);
