@@ -32,7 +32,7 @@
 //
 // Any call this file does not handle goes on to Leptonica's definition (dlsym(RTLD_NEXT)):
 // results into an existing Pix, images of other depths, the symmetric boundary condition,
-// bricks of 1×1 (a copy), a brick longer than 2^20 pixels, and any allocation that fails.
+// bricks of 1×1 (a copy), a brick longer than 4096 pixels, and any allocation that fails.
 #include "TesseractShim.h"
 
 #include <cstdint>
@@ -54,8 +54,11 @@ using BrickFunction = PIX *(*)(PIX *, PIX *, l_int32, l_int32);
 enum class Operation { erode, dilate };
 enum class Direction { across, down };
 
-/// The longest brick side computed here; longer ones go to Leptonica.
-constexpr l_int32 longestSide = 1 << 20;
+/// The longest brick side computed here; longer ones go to Leptonica. The working copy has a
+/// side's length of rows above the image, so this bounds it. Tesseract's longest brick is a
+/// quarter inch: 600 pixels at 2400 dpi, the most it believes of an image's own resolution
+/// (a `user_defined_dpi` past 16 384 would make longer ones, which Leptonica then does).
+constexpr l_int32 longestSide = 4096;
 
 inline Word combine(Operation operation, Word a, Word b) noexcept {
     return operation == Operation::erode ? (a & b) : (a | b);

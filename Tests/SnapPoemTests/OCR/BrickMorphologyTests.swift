@@ -119,6 +119,14 @@ struct BrickMorphologyTests {
         #expect(pixEqual(target, leptonica, &same) == 0 && same == 1)
     }
 
+    @Test("A brick longer than the 4096 pixels computed here goes to Leptonica, and gives its result")
+    func longestBrickIsLeptonicas() throws {
+        var generator = SeededGenerator(seed: 11)
+        let pix = try Self.randomImage(width: 40, height: 30, density: 0.9, ruled: true, using: &generator)
+        defer { Self.destroy(pix) }
+        try Self.compareAll(on: pix, sizes: [1, 4097], label: "40×30")
+    }
+
     @Test("What Leptonica refuses is refused the same way: a brick of 0, an 8-bit image")
     func refusals() throws {
         let gray = try #require(pixCreate(20, 20, 8))
