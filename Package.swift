@@ -9,12 +9,19 @@ let package = Package(
         .executable(name: "snap-poem", targets: ["snap-poem"]),
     ],
     targets: [
-        // Tesseract's C API and Leptonica in one module, so `Pix` is one complete type
-        // shared by both. Only `SnapPoem` imports it; nothing C leaks into its public API.
+        // Tesseract's C API and Leptonica in one module, so `Pix` is one type shared by both.
+        // Only `SnapPoem` imports it; nothing C leaks into its public API. Both libraries are
+        // linked by the names pkg-config gives: `tesseract` here, `lept` through CLeptonica.
         .systemLibrary(
             name: "CTesseract",
             pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
+        ),
+        // Leptonica's link flags from pkg-config (`-llept` on Debian 12, `-lleptonica` on 13).
+        .systemLibrary(
+            name: "CLeptonica",
+            pkgConfig: "lept",
+            providers: [.apt(["libleptonica-dev"])]
         ),
         // Spawning batch workers (posix_spawn with exact file descriptors): a header-only shim
         // over calls that Swift's Glibc module hides. Only `SnapPoem`'s Batch/ imports it.
@@ -25,7 +32,7 @@ let package = Package(
         // state (CodecMessages.cpp, quiet handlers); linking the two libraries makes every
         // program that links the shim export those definitions, the tests' too.
         .target(
-            name: "CTesseractShim", dependencies: ["CTesseract"],
+            name: "CTesseractShim", dependencies: ["CTesseract", "CLeptonica"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
         // SNAP_POEM_TEST_HOOKS: the faults a batch worker can inject for the tests

@@ -36,9 +36,14 @@ sanitize=(-sanitize=fuzzer,address)
 # Every system-library module map (CTesseract, CProcessControl, CMicroHTTPD, ...).
 system_modules=()
 for map in Sources/C*/module.modulemap; do system_modules+=(-I "$(dirname "$map")"); done
+# Leptonica's and Tesseract's flags as pkg-config gives them (the library is liblept on
+# Debian 12, libleptonica on Debian 13).
+read -r -a lept_cflags <<<"$(pkg-config --cflags lept)"
+read -r -a c_libraries <<<"$(pkg-config --libs tesseract lept libpng libjpeg libmicrohttpd)"
 swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing -package-name snap_poem "${sanitize[@]}"
-  "${system_modules[@]}" -I "$out/modules" -Xcc -I/usr/include/leptonica)
-c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address -I/usr/include/leptonica)
+  "${system_modules[@]}" -I "$out/modules")
+for flag in "${lept_cflags[@]}"; do swift_flags+=(-Xcc "$flag"); done
+c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address "${lept_cflags[@]}")
 
 # CTesseractShim and CProcessGuard: C/C++ objects and module maps the Swift modules import.
 build_c_targets() {
@@ -89,7 +94,7 @@ build_target() {
   if [ -f "$binary" ] && [ -z "$(find "$file" "${objects[@]}" -newer "$binary" | head -1)" ]; then return; fi
   echo "fuzz: linking fuzz-$target"
   swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" "$file" "${objects[@]}" \
-    "$out"/modules/CTesseractShim-*.o "$out/modules/CProcessGuard.o" -ltesseract -llept -lpng16 -ljpeg -lmicrohttpd -lstdc++ -o "$binary" \
+    "$out"/modules/CTesseractShim-*.o "$out/modules/CProcessGuard.o" "${c_libraries[@]}" -lstdc++ -o "$binary" \
     2> >(grep -v -e "warning: " -e "Cannot export local symbol" >&2 || true)
 }
 

@@ -1,4 +1,4 @@
-// fuzz-modules:
+// fuzz-modules: SnapPoem
 //
 // Leptonica's brick morphology as snap-poem's shim computes it (BrickMorphology.cpp),
 // against Leptonica's own, on one image per input:
@@ -9,6 +9,7 @@
 //               leaves them in any state, and the shim must ignore them); repeated if short
 // Both results must be the same words, the bits past the width included.
 import CTesseractShim
+import SnapPoem
 import Glibc
 
 /// The shim's definitions are the ones this program calls, or the comparison would be
@@ -34,7 +35,7 @@ public func fuzzMorphology(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let width = Int32((Int(bytes[3]) | Int(bytes[4] & 1) << 8) % 320) + 1
     let height = Int32(bytes[5] % 48) + 1
     guard let pix = pixCreate(width, height, 1) else { return 0 }
-    var owned: UnsafeMutablePointer<PIX>? = pix
+    var owned: PixPointer? = pix
     defer { pixDestroy(&owned) }
     let count = Int(pixGetWpl(pix)) * Int(height)
     let words = UnsafeMutableBufferPointer(start: pixGetData(pix), count: count)
@@ -44,7 +45,7 @@ public func fuzzMorphology(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for byte in 0..<4 { word = word << 8 | UInt32(payload[(index * 4 + byte) % payload.count]) }
         words[index] = word
     }
-    let ours: UnsafeMutablePointer<PIX>?
+    let ours: PixPointer?
     switch kind {
     case 0: ours = pixErodeBrick(nil, pix, hsize, vsize)
     case 1: ours = pixDilateBrick(nil, pix, hsize, vsize)

@@ -83,9 +83,10 @@ private func matcherBounds(runs: Int) throws {
 /// A one-frame GIF of `width` × `height` written by Leptonica, and that frame repeated
 /// `frames` times.
 private func gif(width: Int32, height: Int32, frames: Int) throws -> Data {
-    guard let pix = pixCreate(width, height, 8) else { throw CocoaError(.featureUnsupported) }
-    var owned: UnsafeMutablePointer<PIX>? = pix
+    // Typed by inference: `UnsafeMutablePointer<PIX>` with Leptonica 1.82, `OpaquePointer` with 1.84.
+    var owned = pixCreate(width, height, 8)
     defer { pixDestroy(&owned) }
+    guard let pix = owned else { throw CocoaError(.featureUnsupported) }
     pixSetAllGray(pix, 200)
     var bytes: UnsafeMutablePointer<UInt8>?
     var size = 0

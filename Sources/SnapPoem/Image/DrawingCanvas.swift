@@ -52,7 +52,7 @@ struct DrawingCanvas: ~Copyable {
     func outline(_ corners: [ImagePoint], color: RGBColor, lineWidth: Int) -> Bool {
         guard corners.count >= 2, let points = Self.pointArray(corners) else { return false }
         defer {
-            var owned: UnsafeMutablePointer<PTA>? = points
+            var owned: PtaPointer? = points
             ptaDestroy(&owned)
         }
         return pixRenderPolylineArb(pix.pointer, points, Int32(max(1, lineWidth)), color.red, color.green, color.blue, 1) == 0
@@ -63,7 +63,7 @@ struct DrawingCanvas: ~Copyable {
     func halo(_ corners: [ImagePoint], color: RGBColor, lineWidth: Int, opacity: Double) -> Bool {
         guard corners.count >= 2, let points = Self.pointArray(corners) else { return false }
         defer {
-            var owned: UnsafeMutablePointer<PTA>? = points
+            var owned: PtaPointer? = points
             ptaDestroy(&owned)
         }
         return pixRenderPolylineBlend(
@@ -156,7 +156,7 @@ struct DrawingCanvas: ~Copyable {
     }
 
     /// A Leptonica point array of `points`, at their pixels; nil when it cannot be made.
-    private static func pointArray(_ points: [ImagePoint]) -> UnsafeMutablePointer<PTA>? {
+    private static func pointArray(_ points: [ImagePoint]) -> PtaPointer? {
         guard let array = ptaCreate(Int32(points.count)) else { return nil }
         for point in points {
             ptaAddPt(array, Float(pixelIndex(point.x)), Float(pixelIndex(point.y)))
@@ -166,10 +166,10 @@ struct DrawingCanvas: ~Copyable {
 
     /// Runs `body` with a Leptonica box for `area`, freed afterwards; false when the box
     /// cannot be made.
-    private static func withBox(_ area: BoundingBox, _ body: (UnsafeMutablePointer<BOX>) -> Bool) -> Bool {
+    private static func withBox(_ area: BoundingBox, _ body: (BoxPointer) -> Bool) -> Bool {
         guard let box = boxCreate(Int32(area.left), Int32(area.top), Int32(area.width), Int32(area.height)) else { return false }
         defer {
-            var owned: UnsafeMutablePointer<BOX>? = box
+            var owned: BoxPointer? = box
             boxDestroy(&owned)
         }
         return body(box)

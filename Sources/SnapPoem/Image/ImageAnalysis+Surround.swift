@@ -41,7 +41,7 @@ extension ImageAnalysis {
     /// for copies under 120 px a side.
     static func backgroundMap(of gray: PixImage) -> PixImage? {
         guard min(gray.width, gray.height) >= 120 else { return nil }
-        var map: UnsafeMutablePointer<PIX>?
+        var map: PixPointer?
         guard pixGetBackgroundGrayMapMorph(gray.pointer, nil, 4, 15, &map) == 0 else { return nil }
         return PixImage.taking(map)
     }

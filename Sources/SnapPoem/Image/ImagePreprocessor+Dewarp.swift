@@ -82,9 +82,9 @@ extension ImagePreprocessor {
         try gray.pix.ensureRoomForOperation("dewarpBuildPageModel")
         // The page thresholded at full size, made when first needed: a flat page measured on
         // a reduced copy never needs it.
-        var binaryOwner: UnsafeMutablePointer<PIX>?
+        var binaryOwner: PixPointer?
         defer { pixDestroy(&binaryOwner) }
-        func fullBinary() throws(SnapPoemError) -> UnsafeMutablePointer<PIX> {
+        func fullBinary() throws(SnapPoemError) -> PixPointer {
             if let binaryOwner { return binaryOwner }
             guard let made = pixThresholdToBinary(gray.pix.pointer, 130) else {
                 throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "thresholding the page to measure its curvature")
@@ -132,7 +132,7 @@ extension ImagePreprocessor {
         var curvature = PageCurvature(
             lineCount: Int(dewarp.pointee.nlines), minimumCurvature: Int(dewarp.pointee.mincurv),
             maximumCurvature: Int(dewarp.pointee.maxcurv), applied: false)
-        var flattened: UnsafeMutablePointer<PIX>?
+        var flattened: PixPointer?
         guard dewarpaApplyDisparity(dewarpa, 0, gray.pix.pointer, 255, 0, 0, &flattened, nil) == 0, let result = flattened else {
             return (gray, curvature)
         }
@@ -255,7 +255,7 @@ struct LineFit {
     /// of the width are found, or the fit is singular. `binary` may be a reduced copy of the
     /// `pixelWidth` × `pixelHeight` image: its points are multiplied by `scaleX` and `scaleY`.
     init?(
-        binary: UnsafeMutablePointer<PIX>, width pixelWidth: Int, height pixelHeight: Int, scaleX: Double = 1, scaleY: Double = 1
+        binary: PixPointer, width pixelWidth: Int, height pixelHeight: Int, scaleX: Double = 1, scaleY: Double = 1
     ) {
         var centresOwner = dewarpGetTextlineCenters(binary, 0)
         defer { ptaaDestroy(&centresOwner) }

@@ -129,7 +129,7 @@ extension ImagePreprocessor {
             ? warped
             : try warped.transformed("pixClipRectangle") { pix in
                 guard let box = boxCreate(0, 0, Int32(correction.width), Int32(correction.height)) else { return nil }
-                var owned: UnsafeMutablePointer<BOX>? = box
+                var owned: BoxPointer? = box
                 defer { boxDestroy(&owned) }
                 return pixClipRectangle(pix, box, nil)
             }

@@ -259,7 +259,7 @@ extension PixImage {
             throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "Leptonica's numaCreate for a lookup table")
         }
         defer {
-            var owned: UnsafeMutablePointer<NUMA>? = numbers
+            var owned: NumaPointer? = numbers
             numaDestroy(&owned)
         }
         for value in table { numaAddNumber(numbers, Float(value)) }

@@ -80,7 +80,7 @@ extension PixImage {
         precondition(depth == 1, "shapes are found in 1-bit images")
         guard let boxes = pixConnComp(pointer, nil, 8) else { return [] }
         defer {
-            var owned: UnsafeMutablePointer<BOXA>? = boxes
+            var owned: BoxaPointer? = boxes
             boxaDestroy(&owned)
         }
         return Self.boxes(of: boxes)
@@ -90,10 +90,10 @@ extension PixImage {
     /// `pixRemoveWithIndicator` for the others). Nil when Leptonica fails.
     func keepingShapes(where keep: (BoundingBox) -> Bool) -> PixImage? {
         precondition(depth == 1, "shapes are found in 1-bit images")
-        var components: UnsafeMutablePointer<PIXA>?
+        var components: PixaPointer?
         guard let boxes = pixConnComp(pointer, &components, 8) else { return nil }
         defer {
-            var ownedBoxes: UnsafeMutablePointer<BOXA>? = boxes
+            var ownedBoxes: BoxaPointer? = boxes
             boxaDestroy(&ownedBoxes)
             pixaDestroy(&components)
         }
@@ -115,7 +115,7 @@ extension PixImage {
     }
 
     /// The boxes of a `BOXA`, in order.
-    private static func boxes(of boxa: UnsafeMutablePointer<BOXA>) -> [BoundingBox] {
+    private static func boxes(of boxa: BoxaPointer) -> [BoundingBox] {
         let count = Int(boxaGetCount(boxa))
         var result: [BoundingBox] = []
         result.reserveCapacity(count)

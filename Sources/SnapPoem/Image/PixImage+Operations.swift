@@ -42,7 +42,7 @@ extension PixImage {
         precondition(depth == 1, "components are found in 1-bit images")
         guard hasRoomForOperation, let boxes = pixConnComp(pointer, nil, 8) else { return [] }
         defer {
-            var owned: UnsafeMutablePointer<BOXA>? = boxes
+            var owned: BoxaPointer? = boxes
             boxaDestroy(&owned)
         }
         let count = Int(boxaGetCount(boxes))

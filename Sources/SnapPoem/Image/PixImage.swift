@@ -9,20 +9,20 @@ import CTesseract
 /// Tesseract would write to them.
 final class PixImage: @unchecked Sendable {
     /// The owned pixels. Never nil; never destroyed by anyone else.
-    let pointer: UnsafeMutablePointer<PIX>
+    let pointer: PixPointer
 
     /// Takes ownership of `pointer`, which must not be used or freed by the caller afterwards.
-    init(taking pointer: UnsafeMutablePointer<PIX>) {
+    init(taking pointer: PixPointer) {
         self.pointer = pointer
     }
 
     /// Takes ownership of the result of a Leptonica call, or returns nil if the call failed.
-    static func taking(_ pointer: UnsafeMutablePointer<PIX>?) -> PixImage? {
+    static func taking(_ pointer: PixPointer?) -> PixImage? {
         pointer.map(PixImage.init(taking:))
     }
 
     deinit {
-        var owned: UnsafeMutablePointer<PIX>? = pointer
+        var owned: PixPointer? = pointer
         pixDestroy(&owned)
     }
 
@@ -47,7 +47,7 @@ final class PixImage: @unchecked Sendable {
     /// reference count.
     func transformed(
         _ operation: String,
-        _ body: (UnsafeMutablePointer<PIX>) -> UnsafeMutablePointer<PIX>?
+        _ body: (PixPointer) -> PixPointer?
     ) throws(SnapPoemError) -> PixImage {
         guard hasRoomForOperation, let result = attempt(body) else {
             throw .outOfMemory(
@@ -83,10 +83,10 @@ final class PixImage: @unchecked Sendable {
     ///
     /// Use this instead of `transformed` wherever the input comes from the user and the
     /// operation has limits of its own (sizes, reductions); the caller then skips the step.
-    func attempt(_ body: (UnsafeMutablePointer<PIX>) -> UnsafeMutablePointer<PIX>?) -> PixImage? {
+    func attempt(_ body: (PixPointer) -> PixPointer?) -> PixImage? {
         guard hasRoomForOperation, let result = body(pointer) else { return nil }
         if result == pointer {
-            var extraReference: UnsafeMutablePointer<PIX>? = result
+            var extraReference: PixPointer? = result
             pixDestroy(&extraReference)
             return self
         }

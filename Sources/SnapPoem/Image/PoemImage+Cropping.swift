@@ -12,7 +12,7 @@ extension PoemImage {
             throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "cutting \(area) out of a \(width)×\(height) image")
         }
         defer {
-            var owned: UnsafeMutablePointer<BOX>? = box
+            var owned: BoxPointer? = box
             boxDestroy(&owned)
         }
         return PoemImage(pix: try pix.transformed("pixClipRectangle") { pixClipRectangle($0, box, nil) })
@@ -36,7 +36,7 @@ extension PoemImage {
             let box = boxCreate(Int32(area.left), Int32(area.top), Int32(area.width), Int32(area.height))
         else { return nil }
         defer {
-            var owned: UnsafeMutablePointer<BOX>? = box
+            var owned: BoxPointer? = box
             boxDestroy(&owned)
         }
         guard let crop = source.attempt({ pixClipRectangle($0, box, nil) }) else { return nil }

@@ -1,4 +1,5 @@
 import CTesseract
+import SnapPoem
 import Foundation
 
 /// Images made for the service's bounds tests with Leptonica: a page of text as large as
@@ -65,7 +66,7 @@ enum TestImages {
         return crc ^ 0xFFFF_FFFF
     }
 
-    private static func png(_ pix: UnsafeMutablePointer<PIX>) throws -> Data {
+    private static func png(_ pix: PixPointer) throws -> Data {
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
         guard pixWriteMemPng(&bytes, &size, pix, 0) == 0, let bytes else { throw Failure(description: "cannot write a PNG") }

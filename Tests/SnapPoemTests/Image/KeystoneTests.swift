@@ -186,7 +186,7 @@ struct KeystoneTests {
             pixSetAll(mask.pointer)
             let box = try #require(boxCreate(20, 70, 160, 1))
             pixClearInRect(mask.pointer, box)
-            var owned: UnsafeMutablePointer<BOX>? = box
+            var owned: BoxPointer? = box
             boxDestroy(&owned)
         default: break
         }

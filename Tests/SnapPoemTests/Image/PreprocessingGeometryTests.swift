@@ -25,7 +25,7 @@ struct PreprocessingGeometryTests {
         for mark in marks {
             let box = try #require(boxCreate(Int32(mark.x - 4.5), Int32(mark.y - 4.5), 9, 9))
             pixSetInRectArbitrary(pix.pointer, box, 0)
-            var owned: UnsafeMutablePointer<BOX>? = box
+            var owned: BoxPointer? = box
             boxDestroy(&owned)
         }
     }
@@ -36,7 +36,7 @@ struct PreprocessingGeometryTests {
         let binary = try #require(gray.pix.attempt { pixThresholdToBinary($0, 128) })
         let boxes = try #require(pixConnComp(binary.pointer, nil, 8))
         defer {
-            var owned: UnsafeMutablePointer<BOXA>? = boxes
+            var owned: BoxaPointer? = boxes
             boxaDestroy(&owned)
         }
         var centres: [ImagePoint] = []

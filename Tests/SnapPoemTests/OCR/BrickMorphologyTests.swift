@@ -1,4 +1,5 @@
 import CTesseractShim
+import SnapPoem
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite("Brick morphology in logarithmic passes gives Leptonica's words")
 struct BrickMorphologyTests {
     /// The four functions, in the order `snap_poem_leptonica_brick` numbers them.
-    static let functions: [(name: String, call: @Sendable (UnsafeMutablePointer<PIX>, Int32, Int32) -> UnsafeMutablePointer<PIX>?)] = [
+    static let functions: [(name: String, call: @Sendable (PixPointer, Int32, Int32) -> PixPointer?)] = [
         ("pixErodeBrick", { pixErodeBrick(nil, $0, $1, $2) }),
         ("pixDilateBrick", { pixDilateBrick(nil, $0, $1, $2) }),
         ("pixOpenBrick", { pixOpenBrick(nil, $0, $1, $2) }),
@@ -16,13 +17,13 @@ struct BrickMorphologyTests {
     ]
 
     /// Frees an image made here.
-    static func destroy(_ pix: UnsafeMutablePointer<PIX>) {
-        var owned: UnsafeMutablePointer<PIX>? = pix
+    static func destroy(_ pix: PixPointer) {
+        var owned: PixPointer? = pix
         pixDestroy(&owned)
     }
 
     /// Every word of an image, the bits past the width included.
-    static func words(of pix: UnsafeMutablePointer<PIX>) -> [UInt32] {
+    static func words(of pix: PixPointer) -> [UInt32] {
         let count = Int(pixGetWpl(pix)) * Int(pixGetHeight(pix))
         return Array(UnsafeBufferPointer(start: pixGetData(pix), count: count))
     }
@@ -31,7 +32,7 @@ struct BrickMorphologyTests {
     /// and, when `ruled`, a few long lines across and down as Tesseract's line finder seeks.
     static func randomImage(
         width: Int32, height: Int32, density: Double, ruled: Bool, using generator: inout SeededGenerator
-    ) throws -> UnsafeMutablePointer<PIX> {
+    ) throws -> PixPointer {
         let pix = try #require(pixCreate(width, height, 1))
         for y in 0..<height {
             for x in 0..<width where Double.random(in: 0..<1, using: &generator) < density {
@@ -50,7 +51,7 @@ struct BrickMorphologyTests {
     }
 
     /// Compares each function with Leptonica's on `pix` for every brick in `sizes` × `sizes`.
-    static func compareAll(on pix: UnsafeMutablePointer<PIX>, sizes: [Int32], label: String) throws {
+    static func compareAll(on pix: PixPointer, sizes: [Int32], label: String) throws {
         for (kind, function) in functions.enumerated() {
             for hsize in sizes {
                 for vsize in sizes {

@@ -16,7 +16,7 @@ struct PageMarksTests {
             for column in 0..<columns {
                 let box = try #require(boxCreate(Int32(column * 8 + 4), Int32(row * 8 + 4), 4, 4))
                 defer {
-                    var owned: UnsafeMutablePointer<BOX>? = box
+                    var owned: BoxPointer? = box
                     boxDestroy(&owned)
                 }
                 #expect(pixSetInRect(page.pointer, box) == 0)
