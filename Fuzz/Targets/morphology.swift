@@ -9,8 +9,8 @@
 //               leaves them in any state, and the shim must ignore them); repeated if short
 // Both results must be the same words, the bits past the width included.
 import CTesseractShim
-import SnapPoem
 import Glibc
+import SnapPoem
 
 /// The shim's definitions are the ones this program calls, or the comparison would be
 /// Leptonica's against itself.

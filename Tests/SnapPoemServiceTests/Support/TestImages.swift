@@ -1,6 +1,6 @@
 import CTesseract
-import SnapPoem
 import Foundation
+import SnapPoem
 
 /// Images made for the service's bounds tests with Leptonica: a page of text as large as
 /// asked, and a small file that declares many pixels.

@@ -1,6 +1,6 @@
 import CTesseractShim
-import SnapPoem
 import Foundation
+import SnapPoem
 import Testing
 
 /// snap-poem's definitions of Leptonica's brick morphology (`Sources/CTesseractShim/
