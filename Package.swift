@@ -2,6 +2,18 @@
 // snap-poem: photograph a poem, get it back as text, make it your own.
 import PackageDescription
 
+/// The functions of other libraries that CProcessOverrides defines
+/// (Sources/CProcessOverrides/include/ProcessOverrides.h), exported by the programs that link
+/// it, so that the dynamic linker binds Tesseract's and Leptonica's calls to them:
+/// `snap-poem --version --verbose` says which are in effect, and SNAP_POEM_NO_OVERRIDES
+/// switches them off. The SnapPoem library defines none of them.
+let overrideExports = [
+    "pixWriteMemPng", "_ZN9tesseract13UnicharAmbigs13LoadUniversalERKNS_10UNICHARSETEPS1_", "GOMP_parallel",
+    "GOMP_parallel_sections", "GOMP_sections_next", "GOMP_sections_end_nowait", "omp_get_thread_num", "omp_get_num_threads",
+    "pixErodeBrick", "pixDilateBrick", "pixOpenBrick", "pixCloseBrick", "png_create_read_struct", "png_create_write_struct",
+    "jpeg_std_error",
+].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] }
+
 let package = Package(
     name: "snap-poem",
     products: [
@@ -27,12 +39,16 @@ let package = Package(
         // over calls that Swift's Glibc module hides. Only `SnapPoem`'s Batch/ imports it.
         .systemLibrary(name: "CProcessControl"),
         // Tesseract's allocating calls behind try/catch, so a C++ std::bad_alloc becomes a
-        // status code rather than terminating the process when it would unwind into Swift.
-        // It also defines the functions by which Leptonica creates libpng's and libjpeg's
-        // state (CodecMessages.cpp, quiet handlers); linking the two libraries makes every
-        // program that links the shim export those definitions, the tests' too.
+        // status code rather than terminating the process when it would unwind into Swift;
+        // and the hooks through which a program's own overrides learn what the library does.
+        // It defines no function of another library.
+        .target(name: "CTesseractShim", dependencies: ["CTesseract", "CLeptonica"]),
+        // The snap-poem executable's replacements of functions Tesseract and Leptonica call in
+        // other libraries (include/ProcessOverrides.h): linked by the command line (and so by
+        // the tests), never by the SnapPoem library, so a program that imports SnapPoem keeps
+        // the libraries' own functions. libpng and libjpeg for the codec-messages override.
         .target(
-            name: "CTesseractShim", dependencies: ["CTesseract", "CLeptonica"],
+            name: "CProcessOverrides", dependencies: ["CTesseract", "CLeptonica", "CTesseractShim"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
         // SNAP_POEM_TEST_HOOKS: the faults a batch worker can inject for the tests
@@ -58,38 +74,14 @@ let package = Package(
         // address-space limit.
         .target(name: "CProcessGuard"),
         // The command line as a library that returns an exit code, so tests run it in-process.
-        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer", "CProcessGuard"]),
-        // It exports the functions CTesseractShim defines over the libraries' own: Leptonica's
-        // pixWriteMemPng, so that the line images Tesseract keeps in memory are stored without
-        // deflate (LineImageEncoding.cpp); Tesseract's UnicharAmbigs::LoadUniversal, so that
-        // an LSTM-only engine does not parse the legacy engine's ambiguity table
-        // (UniversalAmbiguities.cpp); libpng's and libjpeg's constructors of codec state, so
-        // that the codecs print nothing of their own (CodecMessages.cpp); the OpenMP entry
-        // points Tesseract calls, so that its regions run inline on the threads that run it
-        // (SerialOpenMP.cpp); Leptonica's four brick morphology functions, computed in
-        // logarithmic passes to the same words (BrickMorphology.cpp). The linker exports a definition that a linked library also
-        // has in any program (the tests' too); the flags say so explicitly for the one shipped.
+        .target(name: "SnapPoemCLI", dependencies: ["SnapPoem", "SnapPoemServer", "CProcessGuard", "CProcessOverrides"]),
+        // It exports the functions CProcessOverrides defines over the libraries' own, so that
+        // the dynamic linker binds Tesseract's and Leptonica's calls to them (the 15 functions
+        // of include/ProcessOverrides.h's table; `snap-poem --version --verbose` says which
+        // overrides are in effect, and SNAP_POEM_NO_OVERRIDES switches them off).
         .executableTarget(
             name: "snap-poem", dependencies: ["SnapPoemCLI"],
-            linkerSettings: [
-                .unsafeFlags([
-                    "-Xlinker", "--export-dynamic-symbol=pixWriteMemPng",
-                    "-Xlinker", "--export-dynamic-symbol=_ZN9tesseract13UnicharAmbigs13LoadUniversalERKNS_10UNICHARSETEPS1_",
-                    "-Xlinker", "--export-dynamic-symbol=png_create_read_struct",
-                    "-Xlinker", "--export-dynamic-symbol=png_create_write_struct",
-                    "-Xlinker", "--export-dynamic-symbol=jpeg_std_error",
-                    "-Xlinker", "--export-dynamic-symbol=GOMP_parallel",
-                    "-Xlinker", "--export-dynamic-symbol=GOMP_parallel_sections",
-                    "-Xlinker", "--export-dynamic-symbol=GOMP_sections_next",
-                    "-Xlinker", "--export-dynamic-symbol=GOMP_sections_end_nowait",
-                    "-Xlinker", "--export-dynamic-symbol=omp_get_thread_num",
-                    "-Xlinker", "--export-dynamic-symbol=omp_get_num_threads",
-                    "-Xlinker", "--export-dynamic-symbol=pixErodeBrick",
-                    "-Xlinker", "--export-dynamic-symbol=pixDilateBrick",
-                    "-Xlinker", "--export-dynamic-symbol=pixOpenBrick",
-                    "-Xlinker", "--export-dynamic-symbol=pixCloseBrick",
-                ])
-            ]
+            linkerSettings: [.unsafeFlags(overrideExports)]
         ),
         // The manual page and shell completions, from the option table, for `make install`
         // and `make deb` (not installed itself).
@@ -98,11 +90,19 @@ let package = Package(
         .executableTarget(name: "snap-poem-bench", dependencies: ["SnapPoem"]),
         // What every test target shares: running a child process without a pipe deadlock.
         .target(name: "SnapPoemTestSupport", path: "Tests/Support"),
-        .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem", "SnapPoemTestSupport"]),
-        .testTarget(name: "SnapPoemCLITests", dependencies: ["SnapPoemCLI", "SnapPoem", "SnapPoemTestSupport"]),
+        // The test process set up as the executable sets itself up (the overrides installed
+        // at load), so that in-process tests read as the command does.
+        .target(name: "SnapPoemTestSetup", dependencies: ["CProcessOverrides", "CLeptonica"], path: "Tests/Setup"),
+        .testTarget(name: "SnapPoemTests", dependencies: ["SnapPoem", "SnapPoemTestSupport", "SnapPoemTestSetup"]),
+        // The tests' process exports the overrides too, as the executable does.
+        .testTarget(
+            name: "SnapPoemCLITests",
+            dependencies: ["SnapPoemCLI", "SnapPoem", "SnapPoemTestSupport", "SnapPoemTestSetup", "CProcessOverrides"],
+            linkerSettings: [.unsafeFlags(overrideExports)]),
         // Browser/ holds the Selenium script the browser test runs.
         .testTarget(
-            name: "SnapPoemServiceTests", dependencies: ["SnapPoemService", "SnapPoem", "SnapPoemTestSupport"], exclude: ["Browser"]),
+            name: "SnapPoemServiceTests", dependencies: ["SnapPoemService", "SnapPoem", "SnapPoemTestSupport", "SnapPoemTestSetup"],
+            exclude: ["Browser"]),
     ],
     swiftLanguageModes: [.v6]
 )

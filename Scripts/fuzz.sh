@@ -45,21 +45,30 @@ swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing -package-n
 for flag in "${lept_cflags[@]}"; do swift_flags+=(-Xcc "$flag"); done
 c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address "${lept_cflags[@]}")
 
-# CTesseractShim and CProcessGuard: C/C++ objects and module maps the Swift modules import.
+# CTesseractShim, CProcessOverrides and CProcessGuard: C/C++ objects and module maps the Swift
+# modules import. The overrides are linked into every target, as into the executable; each
+# target installs them (as snap-poem's main does) or leaves them handing calls on.
 build_c_targets() {
   if [ -f "$out/modules/c.stamp" ] &&
-    [ -z "$(find Sources/CTesseractShim Sources/CProcessGuard -type f -newer "$out/modules/c.stamp" | head -1)" ]; then
+    [ -z "$(find Sources/CTesseractShim Sources/CProcessOverrides Sources/CProcessGuard -type f -newer "$out/modules/c.stamp" | head -1)" ]; then
     return
   fi
-  # Every C++ file of the shim (TesseractShim.cpp, LineImageEncoding.cpp, ...): one object each, all linked.
-  for source in Sources/CTesseractShim/*.cpp; do
-    local object="$out/modules/CTesseractShim-$(basename "$source" .cpp).o"
-    clang++ "${c_flags[@]}" -std=c++17 -I Sources/CTesseractShim/include -c "$source" -o "$object"
+  # Every C++ file of the shim and the overrides: one object each, all linked.
+  rm -f "$out"/modules/CTesseractShim-*.o "$out"/modules/CProcessOverrides-*.o
+  for target in CTesseractShim CProcessOverrides; do
+    for source in Sources/$target/*.cpp; do
+      local object="$out/modules/$target-$(basename "$source" .cpp).o"
+      clang++ "${c_flags[@]}" -std=c++17 -I Sources/CTesseractShim/include -I Sources/$target/include -c "$source" -o "$object"
+    done
   done
   clang "${c_flags[@]}" -I Sources/CProcessGuard/include -c Sources/CProcessGuard/ProcessGuard.c -o "$out/modules/CProcessGuard.o"
   cat > "$out/modules/module.modulemap" <<MAP
 module CTesseractShim {
     header "$PWD/Sources/CTesseractShim/include/TesseractShim.h"
+    export *
+}
+module CProcessOverrides {
+    header "$PWD/Sources/CProcessOverrides/include/ProcessOverrides.h"
     export *
 }
 module CProcessGuard {
@@ -94,7 +103,7 @@ build_target() {
   if [ -f "$binary" ] && [ -z "$(find "$file" "${objects[@]}" -newer "$binary" | head -1)" ]; then return; fi
   echo "fuzz: linking fuzz-$target"
   swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" "$file" "${objects[@]}" \
-    "$out"/modules/CTesseractShim-*.o "$out/modules/CProcessGuard.o" "${c_libraries[@]}" -lstdc++ -o "$binary" \
+    "$out"/modules/CTesseractShim-*.o "$out"/modules/CProcessOverrides-*.o "$out/modules/CProcessGuard.o" "${c_libraries[@]}" -lstdc++ -o "$binary" \
     2> >(grep -v -e "warning: " -e "Cannot export local symbol" >&2 || true)
 }
 

@@ -50,6 +50,22 @@ def main():
     subprocess.run(["swift", "build", "--product", "snap-poem"], cwd=ROOT, check=True)
     tools = bin_path(EXAMPLE)
     to_json = os.path.join(tools, "poem-to-json")
+
+    print("a program importing SnapPoem defines no function of another library (the executable's overrides)")
+    overridden = [
+        "pixWriteMemPng", "_ZN9tesseract13UnicharAmbigs13LoadUniversalERKNS_10UNICHARSETEPS1_", "GOMP_parallel",
+        "GOMP_parallel_sections", "GOMP_sections_next", "GOMP_sections_end_nowait", "omp_get_thread_num",
+        "omp_get_num_threads", "pixErodeBrick", "pixDilateBrick", "pixOpenBrick", "pixCloseBrick",
+        "png_create_read_struct", "png_create_write_struct", "jpeg_std_error",
+    ]
+    for tool in ["poem-to-json", "poem-batch"]:
+        defined = subprocess.run(
+            ["nm", "-D", "--defined-only", os.path.join(tools, tool)], capture_output=True, text=True, check=True
+        ).stdout.split()
+        found = sorted(set(overridden) & set(defined))
+        check(found == [], f"{tool} defines {len(found)} of the {len(overridden)}: {found}")
+        everywhere = subprocess.run(["nm", os.path.join(tools, tool)], capture_output=True, text=True, check=True).stdout
+        check("snap_poem_overrides_install" not in everywhere, f"{tool} links the executable's overrides")
     batch = os.path.join(tools, "poem-batch")
     snap_poem = os.path.join(bin_path(ROOT), "snap-poem")
 

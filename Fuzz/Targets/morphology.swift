@@ -1,33 +1,22 @@
 // fuzz-modules: SnapPoem
 //
-// Leptonica's brick morphology as snap-poem's shim computes it (BrickMorphology.cpp),
-// against Leptonica's own, on one image per input:
+// Leptonica's brick morphology as snap-poem's brick-morphology override computes it
+// (Sources/CProcessOverrides/BrickMorphology.cpp), against Leptonica's own, on one image per
+// input:
 //   byte 0      the function: 0 erode, 1 dilate, 2 open, 3 close (mod 4)
 //   bytes 1–2   the brick's width and height, 1…96 (a byte of 255 is 200: past the image)
 //   bytes 3–5   the image's width (1…320, bytes 3 and 4) and height (1…48, byte 5)
 //   the rest    the image's words as stored, the bits past the width included (Leptonica
-//               leaves them in any state, and the shim must ignore them); repeated if short
+//               leaves them in any state, and the override must ignore them); repeated if short
 // Both results must be the same words, the bits past the width included.
-import CTesseractShim
+import CProcessOverrides
 import Glibc
 import SnapPoem
-
-/// The shim's definitions are the ones this program calls, or the comparison would be
-/// Leptonica's against itself.
-private let comparesTheShim: Bool = {
-    guard let liblept = dlopen("liblept.so.5", RTLD_NOW | RTLD_NOLOAD) else { return false }
-    defer { dlclose(liblept) }
-    let names: [String] = ["pixErodeBrick", "pixDilateBrick", "pixOpenBrick", "pixCloseBrick"]
-    return names.allSatisfy { name in
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) != dlsym(liblept, name)
-    }
-}()
 
 private func side(_ byte: UInt8) -> Int32 { byte == 255 ? 200 : Int32(byte % 96) + 1 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMorphology(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    precondition(comparesTheShim, "the brick functions called are Leptonica's, not the shim's")
     guard size >= 7 else { return 0 }
     let kind = Int32(bytes[0] % 4)
     let hsize = side(bytes[1])
@@ -45,13 +34,7 @@ public func fuzzMorphology(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for byte in 0..<4 { word = word << 8 | UInt32(payload[(index * 4 + byte) % payload.count]) }
         words[index] = word
     }
-    let ours: PixPointer?
-    switch kind {
-    case 0: ours = pixErodeBrick(nil, pix, hsize, vsize)
-    case 1: ours = pixDilateBrick(nil, pix, hsize, vsize)
-    case 2: ours = pixOpenBrick(nil, pix, hsize, vsize)
-    default: ours = pixCloseBrick(nil, pix, hsize, vsize)
-    }
+    let ours = snap_poem_brick_morphology(kind, pix, hsize, vsize)
     var theirs = snap_poem_leptonica_brick(kind, pix, hsize, vsize)
     var oursOwned = ours
     defer {

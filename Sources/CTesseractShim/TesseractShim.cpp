@@ -2,10 +2,17 @@
 // noexcept and funnels its one call through `guarded`.
 #include "TesseractShim.h"
 
+#include <atomic>
 #include <new>
 #include <stdexcept>
 
 namespace {
+
+/// The installed hooks (`snap_poem_install_process_hooks`), or null: written once, before the
+/// library runs, and read on every hooked call.
+std::atomic<const snap_poem_process_hooks *> installedHooks{nullptr};
+
+const snap_poem_process_hooks *hooks() noexcept { return installedHooks.load(std::memory_order_acquire); }
 
 template <typename Body>
 snap_poem_call_status guarded(Body &&body) noexcept {
@@ -24,6 +31,56 @@ snap_poem_call_status guarded(Body &&body) noexcept {
 }  // namespace
 
 extern "C" {
+
+void snap_poem_install_process_hooks(const snap_poem_process_hooks *given) {
+    if (given == nullptr) return;
+    // Kept for the life of the process: hooked calls may read it from any thread at any time.
+    static snap_poem_process_hooks copy;
+    if (hooks() != nullptr) return;
+    copy = *given;
+    installedHooks.store(&copy, std::memory_order_release);
+}
+
+int snap_poem_process_hooks_installed(void) { return hooks() != nullptr ? 1 : 0; }
+
+void snap_poem_hook_recognising(int inside) {
+    if (auto installed = hooks(); installed != nullptr && installed->recognising != nullptr) installed->recognising(inside);
+}
+
+void snap_poem_hook_running_tesseract(int inside) {
+    if (auto installed = hooks(); installed != nullptr && installed->running_tesseract != nullptr)
+        installed->running_tesseract(inside);
+}
+
+void snap_poem_hook_decoding(const char *format) {
+    if (auto installed = hooks(); installed != nullptr && installed->decoding != nullptr) installed->decoding(format);
+}
+
+size_t snap_poem_hook_codec_message_count(void) {
+    auto installed = hooks();
+    return installed != nullptr && installed->codec_message_count != nullptr ? installed->codec_message_count() : 0;
+}
+
+const char *snap_poem_hook_codec_message(size_t index) {
+    auto installed = hooks();
+    return installed != nullptr && installed->codec_message != nullptr ? installed->codec_message(index) : nullptr;
+}
+
+size_t snap_poem_hook_codec_messages_dropped(void) {
+    auto installed = hooks();
+    return installed != nullptr && installed->codec_messages_dropped != nullptr ? installed->codec_messages_dropped() : 0;
+}
+
+void snap_poem_hook_pass_codec_messages_through(void) {
+    if (auto installed = hooks(); installed != nullptr && installed->pass_codec_messages_through != nullptr)
+        installed->pass_codec_messages_through();
+}
+
+int snap_poem_hook_codec_messages_pass_through(void) {
+    auto installed = hooks();
+    return installed != nullptr && installed->codec_messages_pass_through != nullptr ? installed->codec_messages_pass_through()
+                                                                                     : 0;
+}
 
 snap_poem_call_status snap_poem_tess_create(TessBaseAPI **handle) {
     *handle = nullptr;
@@ -44,12 +101,16 @@ snap_poem_call_status snap_poem_tess_init4(TessBaseAPI *handle, const char *data
         return guarded(
             [&] { *result = TessBaseAPIInit4(handle, datapath, language, mode, nullptr, 0, names, values, count, 0); });
     };
-    const bool lstmOnly = mode == tesseract::OEM_LSTM_ONLY;
-    snap_poem_set_loading_lstm_only(lstmOnly);
+    // The executable's universal-ambiguities override skips a table that only the legacy
+    // engine reads, while an LSTM-only initialisation runs (`loading_lstm_only`).
+    auto installed = hooks();
+    auto loading = installed != nullptr ? installed->loading_lstm_only : nullptr;
+    const bool lstmOnly = mode == tesseract::OEM_LSTM_ONLY && loading != nullptr;
+    if (lstmOnly) loading(1);
     snap_poem_call_status status = initialise();
-    snap_poem_set_loading_lstm_only(0);
+    if (lstmOnly) loading(0);
     // A model without an LSTM part makes Tesseract fall back to its legacy engine, which
-    // reads the ambiguity table skipped above: initialise again, with it.
+    // reads the ambiguity table the override skipped: initialise again, with it.
     // (TessBaseAPIOem answers the mode asked for; the variable holds the one in use.)
     int inUse = tesseract::OEM_LSTM_ONLY;
     if (lstmOnly && status == SNAP_POEM_CALL_RETURNED && *result == 0 &&
@@ -85,9 +146,11 @@ snap_poem_call_status snap_poem_tess_monitor_create(ETEXT_DESC **monitor) {
 
 snap_poem_call_status snap_poem_tess_recognize(TessBaseAPI *handle, ETEXT_DESC *monitor, int *result) {
     *result = -1;
-    snap_poem_set_recognising(1);
+    auto installed = hooks();
+    auto recognising = installed != nullptr ? installed->recognising : nullptr;
+    if (recognising != nullptr) recognising(1);
     auto status = guarded([&] { *result = TessBaseAPIRecognize(handle, monitor); });
-    snap_poem_set_recognising(0);
+    if (recognising != nullptr) recognising(0);
     return status;
 }
 

@@ -36,6 +36,9 @@ struct CommandOptions: Sendable, Equatable {
     var showHelp = false
     /// `--version` was asked for.
     var showVersion = false
+    /// `--version --verbose`: the version, and which of the executable's overrides of library
+    /// functions are in effect (`ProcessOverrides.report`).
+    var showsOverrides = false
     /// `--list-langs` was asked for.
     var listLanguages = false
     /// How a batch runs: resume, worker limits, progress, verbosity (`CommandOptions+Batch.swift`).
@@ -48,6 +51,7 @@ struct CommandOptions: Sendable, Equatable {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         showHelp = parsed.has("help")
         showVersion = parsed.has("version")
+        showsOverrides = showVersion && parsed.has("verbose")
         listLanguages = parsed.has("list-langs")
         for option in ["output", "output-dir", "save-preprocessed", "replacements", "tessdata"] {
             for value in parsed.values[option] ?? [] where value.isEmpty {

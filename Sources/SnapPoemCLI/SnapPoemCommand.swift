@@ -52,8 +52,9 @@ public enum SnapPoemCommand {
             return .answered(ExitCode.success.rawValue)
         }
         if options.showVersion {
-            console.writeOutput(
-                Data("snap-poem \(SnapPoem.version) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n".utf8))
+            var text = "snap-poem \(SnapPoem.version) (Tesseract \(Versions.tesseract), Leptonica \(Versions.leptonica))\n"
+            if options.showsOverrides { text += ProcessOverrides.report }
+            console.writeOutput(Data(text.utf8))
             return .answered(ExitCode.success.rawValue)
         }
         if options.listLanguages {

@@ -14,6 +14,8 @@ public enum SnapPoemMain {
     /// retries a thread it cannot create for ever, so `--version` never returned. Only a
     /// run that reads images starts the runtime.
     public static func main() -> Never {
+        // The executable's overrides and quiet libraries, before any library call.
+        ProcessOverrides.install()
         ProcessStreams.prepare()
         // Under an address-space limit (`ulimit -v`), one malloc arena, so that address space
         // goes where memory goes (see `snap_poem_limit_malloc_arenas`). Without one, glibc's

@@ -49,64 +49,55 @@ snap_poem_call_status snap_poem_tess_monitor_create(ETEXT_DESC **monitor);
 /// TessBaseAPIRecognize; `*result` is its result (0 on success).
 snap_poem_call_status snap_poem_tess_recognize(TessBaseAPI *handle, ETEXT_DESC *monitor, int *result);
 
-/// Marks the calling thread as inside (1) or outside (0) a recognition: while inside, the
-/// line images Tesseract keeps in memory as PNGs are kept in Leptonica's uncompressed
-/// serialisation instead (see LineImageEncoding.cpp; in effect in every program that links
-/// this shim).
-/// `snap_poem_tess_recognize` sets it around its call.
-void snap_poem_set_recognising(int inside);
+/// What a program's own replacements of library functions need to know of what the SnapPoem
+/// library is doing: the snap-poem executable's (Sources/CProcessOverrides) install them
+/// before anything else runs. Every member may be NULL. A program that installs none (any
+/// other program importing SnapPoem) gets Tesseract's, Leptonica's and the codecs' own
+/// behaviour, and the library calls nothing here.
+typedef struct snap_poem_process_hooks {
+    /// With 1 before and 0 after `snap_poem_tess_recognize`'s TessBaseAPIRecognize, on its thread.
+    void (*recognising)(int inside);
+    /// With 1 before and 0 after an LSTM-only `snap_poem_tess_init4`, on its thread.
+    void (*loading_lstm_only)(int inside);
+    /// With 1 before and 0 after the library runs Tesseract on the calling thread
+    /// (`LibrarySetup.runningTesseract`).
+    void (*running_tesseract)(int inside);
+    /// The image format the calling thread decodes from now on ("PNG", at most 15 bytes),
+    /// which forgets the thread's kept codec messages; NULL when it is done.
+    void (*decoding)(const char *format);
+    /// How many codec messages the calling thread kept while decoding (at most 8).
+    size_t (*codec_message_count)(void);
+    /// The kept message at `index` (at most 240 bytes), valid until the next `decoding`.
+    const char *(*codec_message)(size_t index);
+    /// How many more messages came than were kept.
+    size_t (*codec_messages_dropped)(void);
+    /// From now on, every codec message is also written to standard error as it comes, in
+    /// the decoder's words ("the PNG decoder said: …"): for batch workers.
+    void (*pass_codec_messages_through)(void);
+    /// 1 once `pass_codec_messages_through` was called.
+    int (*codec_messages_pass_through)(void);
+} snap_poem_process_hooks;
 
-/// Makes Leptonica (and Tesseract through it) take image pixels from an allocator that asks
-/// the kernel for large buffers' pages at once (see ImageMemory.cpp). Process-wide; call once,
-/// before the first image is made.
-void snap_poem_use_prefaulted_image_memory(void);
-
-/// Keeps the messages of the image codecs under Leptonica instead of letting them print:
-/// installs the handlers of Leptonica and libtiff (process-wide; call once); libpng's and
-/// libjpeg's are in effect in every program that links this shim (see CodecMessages.cpp).
-/// A damaged image still fails as before.
-void snap_poem_quiet_codecs(void);
-/// Whether each codec message is also written to standard error as it comes (1), as the
-/// libraries themselves would, or only kept (0, the default). Process-wide.
-void snap_poem_codec_messages_pass_through(int on);
-/// Whether messages pass through (see snap_poem_codec_messages_pass_through).
-int snap_poem_codec_messages_pass_through_enabled(void);
-/// Forgets the calling thread's kept codec messages.
-void snap_poem_codec_messages_clear(void);
-/// Names the format the calling thread decodes from now on ("PNG", at most 15 bytes), or
-/// none (NULL). While a format is named, messages are kept without libpng's own prefix, and
-/// one passed through is printed as the decoder's warning reads ("the PNG decoder said: …").
-void snap_poem_codec_messages_decoding(const char *format);
-/// How many codec messages the calling thread has kept since the last clear (at most 8).
-size_t snap_poem_codec_messages_count(void);
-/// The kept message at `index` (at most 240 bytes, no newline), valid until the next clear;
-/// NULL past the end.
-const char *snap_poem_codec_message(size_t index);
-/// How many more messages came than were kept.
-size_t snap_poem_codec_messages_dropped(void);
-
-/// Whether the calling thread is inside an LSTM-only initialisation (`snap_poem_tess_init4`
-/// with `OEM_LSTM_ONLY` sets it around its call). Tesseract's universal ambiguity table,
-/// which only the legacy engine reads, is then not parsed (see UniversalAmbiguities.cpp).
-void snap_poem_set_loading_lstm_only(int inside);
-/// Whether LSTM-only initialisations skip the universal ambiguity table (1, the default) or
-/// load it as Tesseract does (0): for the test that compares the two readings.
-void snap_poem_set_skips_universal_ambiguities(int skips);
-/// Makes the OpenMP regions that Tesseract starts on the calling thread from now on run
-/// inline, without libgomp setting up a team of one for each (see SerialOpenMP.cpp), unless
-/// `snap_poem_set_openmp_inline_enabled(0)` is in effect. Regions on other threads still go
-/// to libgomp.
-void snap_poem_run_openmp_inline(void);
-/// 1 when the calling thread's OpenMP regions run inline, else 0.
-int snap_poem_runs_openmp_inline(void);
-/// Whether `snap_poem_run_openmp_inline` makes regions run inline (1, the default) or leaves
-/// them to libgomp (0): for the test that compares the two readings.
-void snap_poem_set_openmp_inline_enabled(int enabled);
-/// Leptonica's own pixErodeBrick, pixDilateBrick, pixOpenBrick or pixCloseBrick (`kind` 0–3)
-/// of `pixs` into a new Pix, past this shim's definitions of the four, which compute the same
-/// words in fewer passes (see BrickMorphology.cpp): for the test that compares them. Null
-/// where Leptonica returns null.
-struct Pix *snap_poem_leptonica_brick(int kind, struct Pix *pixs, int hsize, int vsize);
+/// Installs `hooks` (copied) for the rest of the process. Call once, before the library runs.
+void snap_poem_install_process_hooks(const snap_poem_process_hooks *hooks);
+/// 1 when hooks are installed.
+int snap_poem_process_hooks_installed(void);
+/// Calls the installed `recognising` hook, if any (`snap_poem_tess_recognize` calls it itself).
+void snap_poem_hook_recognising(int inside);
+/// Calls the installed `running_tesseract` hook, if any.
+void snap_poem_hook_running_tesseract(int inside);
+/// Calls the installed `decoding` hook, if any.
+void snap_poem_hook_decoding(const char *format);
+/// The installed `codec_message_count`, or 0.
+size_t snap_poem_hook_codec_message_count(void);
+/// The installed `codec_message`, or NULL.
+const char *snap_poem_hook_codec_message(size_t index);
+/// The installed `codec_messages_dropped`, or 0.
+size_t snap_poem_hook_codec_messages_dropped(void);
+/// Calls the installed `pass_codec_messages_through` hook, if any.
+void snap_poem_hook_pass_codec_messages_through(void);
+/// The installed `codec_messages_pass_through`, or 0.
+int snap_poem_hook_codec_messages_pass_through(void);
 /// TessBaseAPIGetUTF8Text (free with TessDeleteText).
 snap_poem_call_status snap_poem_tess_utf8_text(TessBaseAPI *handle, char **text);
 /// TessBaseAPIGetHOCRText, TessBaseAPIGetTsvText or TessBaseAPIGetAltoText for `kind` 0, 1

@@ -263,7 +263,11 @@ struct WorkingCopy {
             return
         }
         let factor = Float(maxSide) / Float(longest)
-        guard let reduced = gray.attempt({ pixScaleAreaMap($0, factor, factor) }) else { return nil }
+        // Leptonica's area map scales by 0.7 and more with `pixScale` itself, after a warning
+        // on standard error: ask for that at once.
+        let reducing: (PixPointer) -> PixPointer? =
+            factor >= 0.7 ? { pixScale($0, factor, factor) } : { pixScaleAreaMap($0, factor, factor) }
+        guard let reduced = gray.attempt(reducing) else { return nil }
         self.gray = reduced
         self.factor = Double(reduced.width) / Double(gray.width)
     }

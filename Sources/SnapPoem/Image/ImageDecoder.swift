@@ -63,7 +63,6 @@ public enum ImageDecoder {
         name: String,
         limits: ImageLimits = .standard
     ) throws(SnapPoemError) -> (image: PoemImage, facts: ImageFacts) {
-        LibrarySetup.ensure()
         let (format, header, pageCountFound, decodable, bytesPerPixel) = try inspect(
             data: data, name: name, limits: limits, preparingDecodable: true)
         var pageCount = pageCountFound
@@ -143,7 +142,6 @@ public enum ImageDecoder {
     public static func checkHeader(
         data: Data, name: String, limits: ImageLimits = .standard
     ) throws(SnapPoemError) -> (format: ImageFormat, width: Int, height: Int) {
-        LibrarySetup.ensure()
         let (format, header, _, _, _) = try inspect(data: data, name: name, limits: limits, preparingDecodable: false)
         return (format, header.width, header.height)
     }
@@ -293,7 +291,6 @@ public enum ImageDecoder {
     ///   what the bytes look like: a PDF, HEIC, text) for bytes no decoder here reads; `name`
     ///   is used in the messages.
     public static func format(of data: Data, name: String) throws(SnapPoemError) -> ImageFormat {
-        LibrarySetup.ensure()
         guard !data.isEmpty else { throw .emptyFile(path: name) }
         let format = detectFormat(of: data)
         guard format != .unknown else {

@@ -65,7 +65,8 @@ final class OrientationEngine {
     ///   ran out; the engine is then `isDamaged`.
     func detect(_ image: PoemImage) throws(SnapPoemError) -> PageOrientation? {
         precondition(!isDamaged, "a damaged engine must be replaced, not used")
-        LibrarySetup.keepTesseractSingleThreaded()
+        let thread = LibrarySetup.enterTesseract()
+        defer { LibrarySetup.leaveTesseract(thread) }
         defer { if !isDamaged { TessBaseAPIClear(handle) } }
         guard let handed = image.pix.hand(to: handle) else {
             throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "copying the image for orientation detection")

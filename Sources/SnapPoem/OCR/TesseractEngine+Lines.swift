@@ -33,7 +33,8 @@ extension TesseractEngine {
     ///   `.invalidOption` for a resolution outside 70–2400 dpi.
     func analyseLayout(_ image: PoemImage, options: RecognitionOptions, name: String) throws(SnapPoemError) -> [LayoutLine] {
         precondition(!isDamaged, "a damaged engine must be replaced, not used")
-        LibrarySetup.keepTesseractSingleThreaded()
+        let thread = LibrarySetup.enterTesseract()
+        defer { LibrarySetup.leaveTesseract(thread) }
         defer { if !isDamaged { TessBaseAPIClear(handle) } }
         try hand(image, options: options, mode: options.pageSegmentation, name: name)
         let needed = MemoryHeadroom.recognitionBytes(width: image.width, height: image.height)
@@ -79,7 +80,8 @@ extension TesseractEngine {
         name: String
     ) throws(SnapPoemError) -> Bool {
         precondition(!isDamaged, "a damaged engine must be replaced, not used")
-        LibrarySetup.keepTesseractSingleThreaded()
+        let thread = LibrarySetup.enterTesseract()
+        defer { LibrarySetup.leaveTesseract(thread) }
         defer { if !isDamaged { TessBaseAPIClear(handle) } }
         try hand(image, options: options, mode: .singleLine, name: name)
         var createdMonitor: OpaquePointer?

@@ -190,7 +190,8 @@ final class TesseractEngine {
             throw .invalidOption(
                 option: "dotsPerInch", reason: "\(options.dotsPerInch) is outside \(RecognitionOptions.dotsPerInchRange) dots per inch")
         }
-        LibrarySetup.keepTesseractSingleThreaded()
+        let thread = LibrarySetup.enterTesseract()
+        defer { LibrarySetup.leaveTesseract(thread) }
         defer { if !isDamaged { TessBaseAPIClear(handle) } }
         return try recognizeChecked(image, options: options, control: control, name: name)
     }

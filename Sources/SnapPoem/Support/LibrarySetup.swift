@@ -2,61 +2,33 @@ import CTesseract
 import CTesseractShim
 import Foundation
 
-/// Process-wide settings of the C libraries, made once, in one place.
+/// What the SnapPoem library changes in the process it runs in: as little as works, made in
+/// one place. A program that imports SnapPoem keeps Tesseract's, Leptonica's, libgomp's and
+/// the codecs' own functions (the `snap-poem` executable replaces some of them for itself:
+/// `Sources/CProcessOverrides/include/ProcessOverrides.h`), and these settings only:
 ///
-/// - Leptonica's message severity is set to none: its warnings about damaged files would
-///   otherwise reach the user's terminal; snap-poem reports every failure itself. The codecs
-///   under it print nothing either (`Sources/CTesseractShim/CodecMessages.cpp`,
-///   `CodecMessages`): libpng's "libpng error: …", libjpeg's "Premature end of JPEG file",
-///   libtiff's lines and Leptonica's own stream messages are kept, and become warnings that
-///   name the file; printed by the libraries, they came untagged before snap-poem's one line
-///   naming the file, and in `snap-poem serve` went into the server's log.
-/// - Image memory: Leptonica's pixel buffers (Tesseract's too) come from an allocator that
-///   asks the kernel for a large buffer's pages in one call instead of faulting each one in
-///   twice (`Sources/CTesseractShim/ImageMemory.cpp`: a 300-dpi page enlarged to 17
-///   megapixels spent 0.36 s in the kernel without it, 0.16 s with it).
+/// - Tesseract's `textord_tabfind_find_tables` is set to 0 when the first engine starts. It is
+///   a process-wide variable, so it holds for every Tesseract engine in the process, the
+///   host's own included. On a page of scattered specks the table finder's grid searches
+///   grow far faster than the specks (a page of 4 815 specks, enlarged as snap-poem enlarges
+///   it, took 1.3 s of layout analysis without it and had not finished after 400 s with it),
+///   and layout analysis cannot be interrupted, so no time limit could hold with it. A poem
+///   is not a table: the text of the benchmark and sample images is unchanged without it.
 /// - OpenMP: Debian's Tesseract is built with OpenMP, and on a small machine its threads make
-///   one page 3–9× slower. `OMP_THREAD_LIMIT` is read only when libgomp loads, and Tesseract
-///   overrides `omp_set_num_threads`, so snap-poem calls `omp_set_max_active_levels(0)` on
-///   each thread right before it runs Tesseract (the setting is per thread). The function is
-///   looked up at run time because Debian ships no linkable `libgomp.so` outside gcc's own
-///   folder; where it is absent, Tesseract was built without OpenMP and nothing needs doing.
-///   On the same threads, the OpenMP entry points Tesseract calls run its regions inline
-///   (`Sources/CTesseractShim/SerialOpenMP.cpp`): libgomp would still set up a team of one
-///   for each region (at every time step of the LSTM), 3 % of a batch's CPU. Other threads'
-///   OpenMP, a host program's own, still goes to libgomp.
-/// - Tesseract's `debug_file` is set to `/dev/null` once, before the first engine starts
-///   (`ensureTesseract`): it is a process-wide variable read by every engine's messages, so
-///   setting it per engine raced with engines already running. The names of all of
-///   Tesseract's process-wide variables are learnt at the same time
-///   (`processWideVariables`), so that engines can refuse a `-c` of one instead of changing
-///   every other engine in the process.
-/// - Tesseract's `textord_all_prop` is set to 1 at the same time: layout analysis then takes
-///   every line for proportional type instead of testing each for fixed pitch. Only the
-///   legacy recogniser cuts characters at a fixed pitch; the LSTM reads whole lines either
-///   way. The test was 3 % of the CPU of reading ten held-out images, and its removal leaves
-///   the text of all 84 benchmark and sample images unchanged (BENCHMARKS.md).
-/// - Tesseract's table finding (`textord_tabfind_find_tables`) is switched off at the same
-///   time. A poem is not a table, and on a page of scattered specks the table finder's grid
-///   searches grow far faster than the specks: a page of 4 815 specks, enlarged as snap-poem
-///   enlarges it (5044×7136), took 1.3 s of layout analysis without it and had not finished
-///   after 400 s with it. Layout analysis cannot be interrupted, and the table finder's cost
-///   does not follow the count of marks, so no bound decided before the work could hold
-///   with it. The text of the benchmark and sample images is unchanged without it
-///   (BENCHMARKS.md, "A bound on layout analysis").
+///   one page 3–9× slower. So each call into Tesseract runs with OpenMP's maximum of active
+///   levels at 0 on the calling thread (`omp_set_max_active_levels`, a setting of that thread
+///   alone), and the thread's previous value is restored when the call returns
+///   (`enterTesseract`): the host's own OpenMP, on that thread or any other, is left as it
+///   was. The functions are looked up at run time, because Debian ships no linkable
+///   `libgomp.so` outside gcc's own folder; where they are absent, Tesseract was built
+///   without OpenMP and nothing needs doing.
+///
+/// Everything else is the host's: Leptonica's and Tesseract's messages print as they do
+/// (`ProcessSettings.applyQuietDefaults()` is the opt-in the `snap-poem` command uses), the
+/// allocator, signals, the environment and the locale are left alone.
 enum LibrarySetup {
-    /// Runs the one-time, process-wide set-up. Cheap after the first call.
-    static func ensure() {
-        _ = once
-    }
-
-    private static let once: Void = {
-        setMsgSeverity(Int32(L_SEVERITY_NONE))
-        snap_poem_quiet_codecs()
-        snap_poem_use_prefaulted_image_memory()
-    }()
-
     private typealias SetMaxActiveLevels = @convention(c) (Int32) -> Void
+    private typealias GetMaxActiveLevels = @convention(c) () -> Int32
 
     private static let setMaxActiveLevels: SetMaxActiveLevels? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "omp_set_max_active_levels") else {
@@ -65,15 +37,24 @@ enum LibrarySetup {
         return unsafeBitCast(symbol, to: SetMaxActiveLevels.self)
     }()
 
-    /// Runs the one-time Tesseract set-up: `debug_file`, and the list of process-wide
-    /// variables. Cheap after the first call.
+    private static let getMaxActiveLevels: GetMaxActiveLevels? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "omp_get_max_active_levels") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: GetMaxActiveLevels.self)
+    }()
+
+    /// Runs the one-time Tesseract set-up: `textord_tabfind_find_tables`, and the list of
+    /// process-wide variables. Cheap after the first call.
     ///
     /// - Throws: `SnapPoemError.engineInitializationFailed` when Tesseract cannot even create
     ///   a handle (memory); the next call tries again.
     static func ensureTesseract() throws(SnapPoemError) {
-        ensure()
         let names = tesseractSetup.withLock { state -> Set<String>? in
-            if state == nil { state = TesseractProcessSettings.apply() }
+            if state == nil {
+                state = TesseractProcessSettings.apply(TesseractProcessSettings.required)
+                if state != nil, quietTesseract.withLock({ $0 }) { _ = TesseractProcessSettings.apply(TesseractProcessSettings.quiet) }
+            }
             return state
         }
         guard names != nil else {
@@ -93,26 +74,38 @@ enum LibrarySetup {
     /// engines start on several threads at once.
     private static let tesseractSetup = LockedValue<Set<String>?>(nil)
 
-    /// Keeps OpenMP from starting a thread team on the calling thread. Call on the thread that
-    /// is about to run Tesseract, every time (threads of a pool change).
-    static func keepTesseractSingleThreaded() {
+    /// The calling thread's OpenMP setting before `enterTesseract`, for `leaveTesseract`.
+    struct ThreadState {
+        fileprivate let maxActiveLevels: Int32?
+    }
+
+    /// Keeps OpenMP from starting a thread team on the calling thread while it runs Tesseract,
+    /// until `leaveTesseract(_:)` with the state returned, called on the same thread (with
+    /// `defer`): the thread's OpenMP setting is restored then. The executable's overrides
+    /// learn of it too (`snap_poem_hook_running_tesseract`).
+    static func enterTesseract() -> ThreadState {
+        let state = ThreadState(maxActiveLevels: getMaxActiveLevels?())
         setMaxActiveLevels?(0)
-        snap_poem_run_openmp_inline()
+        snap_poem_hook_running_tesseract(1)
+        return state
     }
 
-    /// Whether Tesseract's OpenMP regions run inline on the threads that run it from their
-    /// next recognition on (the default), or go to libgomp as a team of one
-    /// (`Sources/CTesseractShim/SerialOpenMP.cpp`): for the test that compares the two.
-    static func setRunsOpenMPInline(_ inline: Bool) {
-        snap_poem_set_openmp_inline_enabled(inline ? 1 : 0)
+    /// Ends what `enterTesseract()` began on this thread.
+    static func leaveTesseract(_ state: ThreadState) {
+        snap_poem_hook_running_tesseract(0)
+        if let previous = state.maxActiveLevels { setMaxActiveLevels?(previous) }
     }
 
-    /// Whether LSTM-only engines started from now on skip Tesseract's universal ambiguity
-    /// table, which only the legacy engine reads (true, the default: see
-    /// `Sources/CTesseractShim/UniversalAmbiguities.cpp`), or load it as Tesseract does: for
-    /// the test that compares the two readings.
-    static func setSkipsUniversalAmbiguities(_ skips: Bool) {
-        snap_poem_set_skips_universal_ambiguities(skips ? 1 : 0)
+    /// Whether `ProcessSettings.applyQuietDefaults()` asked for Tesseract's quiet defaults.
+    private static let quietTesseract = LockedValue(false)
+
+    /// Makes Tesseract's quiet defaults (`TesseractProcessSettings.quiet`) part of the set-up:
+    /// at once when an engine has started, else when the first one starts.
+    static func requestQuietTesseract() {
+        quietTesseract.withLock { $0 = true }
+        tesseractSetup.withLock { state in
+            if state != nil { _ = TesseractProcessSettings.apply(TesseractProcessSettings.quiet) }
+        }
     }
 }
 
@@ -133,22 +126,26 @@ final class LockedValue<Value>: @unchecked Sendable {
 
 /// The one-time Tesseract settings, made through a throwaway handle.
 private enum TesseractProcessSettings {
-    /// Sets `debug_file` and returns the names of the process-wide variables; nil when
+    /// What the library needs in every process (see `LibrarySetup`).
+    static let required: KeyValuePairs<String, String> = ["textord_tabfind_find_tables": "0"]
+
+    /// What `ProcessSettings.applyQuietDefaults()` adds: Tesseract's diagnostics to
+    /// `/dev/null` (every failure is detected from return values instead, and reported with
+    /// context), and `textord_all_prop` 1, by which layout analysis takes every line for
+    /// proportional type instead of testing each for fixed pitch (only the legacy recogniser
+    /// cuts characters at a fixed pitch; the test was 3 % of the CPU of reading ten held-out
+    /// images, and the text of all 84 benchmark and sample images is the same without it).
+    static let quiet: KeyValuePairs<String, String> = ["debug_file": "/dev/null", "textord_all_prop": "1"]
+
+    /// Sets `settings` and returns the names of the process-wide variables; nil when
     /// Tesseract ran out of memory.
-    static func apply() -> Set<String>? {
+    static func apply(_ settings: KeyValuePairs<String, String>) -> Set<String>? {
         var created: OpaquePointer?
         guard snap_poem_tess_create(&created) == SNAP_POEM_CALL_RETURNED, let handle = created else { return nil }
         defer { TessBaseAPIDelete(handle) }
-        // Tesseract prints diagnostics to stderr; route them away, once, for every engine.
-        // Every failure is detected from return values instead, and reported with context.
         var accepted: Int32 = 0
-        guard snap_poem_tess_set_variable(handle, "debug_file", "/dev/null", &accepted) == SNAP_POEM_CALL_RETURNED else {
-            return nil
-        }
-        guard snap_poem_tess_set_variable(handle, "textord_all_prop", "1", &accepted) == SNAP_POEM_CALL_RETURNED,
-            snap_poem_tess_set_variable(handle, "textord_tabfind_find_tables", "0", &accepted) == SNAP_POEM_CALL_RETURNED
-        else {
-            return nil
+        for (name, value) in settings {
+            guard snap_poem_tess_set_variable(handle, name, value, &accepted) == SNAP_POEM_CALL_RETURNED else { return nil }
         }
         return processWideNames(handle)
     }

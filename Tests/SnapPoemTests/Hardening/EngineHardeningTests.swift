@@ -36,33 +36,34 @@ struct EngineHardeningTests {
         }
     }
 
-    @Test("debug_file is /dev/null for every engine, set once before the first one starts")
-    func debugFileSetOnce() async throws {
-        _ = try await Recognizer()
-        // Any handle sees the global; a fresh one needs a variable set to have its Tesseract.
+    /// The value of Tesseract's process-wide variable `name`, as any handle sees it (a fresh
+    /// one needs a variable set to have its Tesseract).
+    private static func global(_ name: String) throws -> String {
         let handle = try #require(TessBaseAPICreate())
         defer { TessBaseAPIDelete(handle) }
         TessBaseAPISetVariable(handle, "tessedit_pageseg_mode", "3")
-        let value = try #require(TessBaseAPIGetStringVariable(handle, "debug_file"))
-        #expect(String(cString: value) == "/dev/null")
+        var value: Int32 = 0
+        if TessBaseAPIGetBoolVariable(handle, name, &value) != 0 { return String(value) }
+        return String(cString: try #require(TessBaseAPIGetStringVariable(handle, name), "\(name) is not a variable"))
     }
 
-    @Test(
-        "Layout globals set once with debug_file, for every engine: no fixed-pitch test (textord_all_prop 1), no table finder, whose cost no bound holds (textord_tabfind_find_tables 0)",
-        arguments: [("textord_all_prop", Int32(1)), ("textord_tabfind_find_tables", Int32(0))])
-    func layoutGlobals(name: String, expected: Int32) async throws {
+    @Test("The one global the library sets, for every engine once the first starts: no table finder, whose cost no bound holds")
+    func tableFinderOff() async throws {
         _ = try await Recognizer()
-        let handle = try #require(TessBaseAPICreate())
-        defer { TessBaseAPIDelete(handle) }
-        TessBaseAPISetVariable(handle, "tessedit_pageseg_mode", "3")
-        var value: Int32 = 1 - expected
-        #expect(TessBaseAPIGetBoolVariable(handle, name, &value) != 0)
-        #expect(value == expected, "\(name)")
+        #expect(try Self.global("textord_tabfind_find_tables") == "0")
+    }
+
+    @Test("The quiet defaults a program opts into: debug_file /dev/null and no fixed-pitch test, for every engine")
+    func quietDefaults() async throws {
+        ProcessSettings.applyQuietDefaults()
+        _ = try await Recognizer()
+        #expect(try Self.global("debug_file") == "/dev/null")
+        #expect(try Self.global("textord_all_prop") == "1")
+        #expect(try Self.global("textord_tabfind_find_tables") == "0")
     }
 
     @Test("An image Tesseract would write to (four samples, from a PNG) is read from a private copy and stays as it was")
     func sharedImageNeverWritten() async throws {
-        LibrarySetup.ensure()
         // The decoder removes alpha itself; read the file with Leptonica to keep it.
         let pix = try #require(PixImage.taking(pixRead(Fixtures.sample("formats/stanza-alpha.png"))))
         try #require(pixGetSpp(pix.pointer) == 4 && pixGetInputFormat(pix.pointer) == Int32(IFF_PNG))
@@ -72,25 +73,6 @@ struct EngineHardeningTests {
         var same: Int32 = 0
         #expect(pixEqual(pix.pointer, reference.pointer, &same) == 0 && same == 1, "the caller's pixels are unchanged")
         #expect(pixGetSpp(pix.pointer) == 4, "the alpha channel is still there")
-    }
-
-    @Test("Large image buffers arrive with their pages already in memory (ImageMemory.cpp)")
-    func largeImagesPrefaulted() throws {
-        LibrarySetup.ensure()
-        // 16 MiB of pixels that nothing has touched yet: without the allocator's advice, none
-        // of its pages would be resident until first use.
-        let pix = try #require(PixImage.taking(pixCreateNoInit(4096, 4096, 8)))
-        let start = UInt(bitPattern: pixGetData(pix.pointer))
-        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-        let first = (start + page - 1) / page * page
-        let count = Int((start + 16 << 20) / page * page - first) / Int(page)
-        var resident = [UInt8](repeating: 0, count: count)
-        let status = resident.withUnsafeMutableBufferPointer {
-            mincore(UnsafeMutableRawPointer(bitPattern: first), count * Int(page), $0.baseAddress)
-        }
-        try #require(status == 0)
-        let residentPages = resident.filter { $0 & 1 != 0 }.count
-        #expect(residentPages == count, "\(residentPages) of \(count) pages resident")
     }
 
     @Test("A resolution outside 70–2400 dpi is an error from the library, never a trap", arguments: [0, 69, 2401, Int.max, Int.min])

@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Testing
 
 @testable import SnapPoem
@@ -96,18 +97,5 @@ struct ExifOrientationTests {
             if round % 3 == 0 { bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator))) }
             _ = ExifOrientation.read(fromJPEG: bytes)
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that the fuzz test is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

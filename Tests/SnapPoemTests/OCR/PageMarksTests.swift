@@ -27,7 +27,6 @@ struct PageMarksTests {
 
     @Test("Every square is one mark, on a 1-bit page and on the same page in grey (thresholded at its Otsu split)")
     func countsExactly() throws {
-        LibrarySetup.ensure()
         let binary = try Self.squares(rows: 30, columns: 40)
         #expect(PageMarks.count(binary) == 1_200)
         let grey = try #require(PixImage.taking(pixConvert1To8(nil, binary.pointer, 255, 0)))
@@ -37,7 +36,6 @@ struct PageMarksTests {
 
     @Test("Over the limit is refused with the count and the limit; at the limit, or with no limit, it passes")
     func limit() throws {
-        LibrarySetup.ensure()
         let page = PoemImage(pix: try Self.squares(rows: 10, columns: 10))
         #expect(throws: SnapPoemError.tooManyMarks(path: "specks.png", marks: 100, limit: 99)) {
             try PageMarks.check(page, region: nil, limit: 99, name: "specks.png")

@@ -65,32 +65,38 @@ while let argument = arguments.popFirst() {
 }
 if images.isEmpty { images = ["-"] }
 
-let scanner: PoemScanner
-do throws(SnapPoemError) {
-    scanner = try await PoemScanner(replacing: ReplacementSet(replacements))
-} catch {
-    fail(error.description)
-    exit(69)
-}
-
-let encoder = JSONEncoder()
-encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-var failed = false
-for image in images {
+/// Reads every image with one scanner and returns the exit status. The scanner, and with it
+/// its Tesseract engines, is released when this returns, before the program exits: an engine
+/// still alive at exit makes Tesseract print a warning about its cached models.
+func readImages(_ images: [String], replacing replacements: [Replacement]) async -> Int32 {
+    let scanner: PoemScanner
     do throws(SnapPoemError) {
-        let poem: ScannedPoem
-        if image == "-" {
-            let bytes = (try? FileHandle.standardInput.readToEnd()) ?? Data()
-            poem = try await scanner.scan(imageData: bytes, name: "-")
-        } else {
-            poem = try await scanner.scan(fileAt: URL(fileURLWithPath: image))
-        }
-        var line = (try? encoder.encode(PoemRecord(poem))) ?? Data()
-        line.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(line)
+        scanner = try await PoemScanner(replacing: ReplacementSet(replacements))
     } catch {
         fail(error.description)
-        failed = true
+        return 69
     }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var failed = false
+    for image in images {
+        do throws(SnapPoemError) {
+            let poem: ScannedPoem
+            if image == "-" {
+                let bytes = (try? FileHandle.standardInput.readToEnd()) ?? Data()
+                poem = try await scanner.scan(imageData: bytes, name: "-")
+            } else {
+                poem = try await scanner.scan(fileAt: URL(fileURLWithPath: image))
+            }
+            var line = (try? encoder.encode(PoemRecord(poem))) ?? Data()
+            line.append(UInt8(ascii: "\n"))
+            FileHandle.standardOutput.write(line)
+        } catch {
+            fail(error.description)
+            failed = true
+        }
+    }
+    return failed ? 1 : 0
 }
-exit(failed ? 1 : 0)
+
+exit(await readImages(images, replacing: replacements))

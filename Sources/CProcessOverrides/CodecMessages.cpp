@@ -1,4 +1,4 @@
-// See snap_poem_codec_messages_* in TesseractShim.h.
+// The codec-messages override (ProcessOverrides.h).
 //
 // Leptonica decodes images with libpng, libjpeg and libtiff, and each of them writes its own
 // messages to the process's standard error: "libpng error: read error in memio_png_read_data"
@@ -9,10 +9,13 @@
 //
 // Leptonica creates its libpng and libjpeg state without handlers of its own, so the
 // libraries fall back to their defaults, which print. This file defines the functions that
-// create that state (png_create_read_struct, png_create_write_struct, jpeg_std_error), the
-// way LineImageEncoding.cpp defines pixWriteMemPng: liblept's calls through its PLT land here,
-// and each hands on to the library's own definition (dlsym RTLD_NEXT) with handlers that keep
-// the message instead of printing it. The error handlers still end the call as the defaults
+// create that state (png_create_read_struct, png_create_write_struct, jpeg_std_error), in the
+// snap-poem executable only (Package.swift exports them), the way LineImageEncoding.cpp
+// defines pixWriteMemPng: liblept's calls through its PLT land here, and each hands on to the
+// library's own definition (dlsym RTLD_NEXT). While the calling thread decodes an image for
+// the SnapPoem library (its `decoding` hook names the format) and the override is on, they
+// pass handlers that keep the message instead of printing it; every other call gets the
+// library's defaults, which print as before. The error handlers still end the call as the defaults
 // do (libpng's longjmp back to Leptonica's setjmp; libjpeg's error_exit is Leptonica's own),
 // so a damaged image fails exactly as before. Handlers a caller passes itself are kept.
 //
@@ -21,7 +24,7 @@
 // A batch worker also passes each message on to its standard error as it comes, as the
 // libraries did: its supervisor ties that stream to the image in flight, which still names
 // what a decoder said when the worker is stopped in the middle of a decompression bomb.
-#include "TesseractShim.h"
+#include "OverrideState.h"
 
 #include <atomic>
 #include <dlfcn.h>
@@ -134,6 +137,10 @@ using PNGCreate = png_structp (*)(png_const_charp, png_voidp, png_error_ptr, png
 using JPEGStandardError = struct jpeg_error_mgr *(*)(struct jpeg_error_mgr *);
 using TIFFHandler = void (*)(const char *, const char *, va_list);
 
+/// Whether the calling thread's codec state gets the handlers here: it decodes for the
+/// SnapPoem library, and the override is on.
+bool keepsMessages() noexcept { return decoder[0] != '\0' && snap_poem::isOn(SNAP_POEM_OVERRIDE_CODEC_MESSAGES); }
+
 }  // namespace
 
 extern "C" {
@@ -142,6 +149,7 @@ __attribute__((visibility("default"))) png_structp png_create_read_struct(
     png_const_charp version, png_voidp errorContext, png_error_ptr error, png_error_ptr warning) {
     static const PNGCreate create = next<PNGCreate>("png_create_read_struct");
     if (create == nullptr || create == &png_create_read_struct) return nullptr;
+    if (!keepsMessages()) return create(version, errorContext, error, warning);
     return create(version, errorContext, error ? error : keptPNGError, warning ? warning : keptPNGWarning);
 }
 
@@ -149,6 +157,7 @@ __attribute__((visibility("default"))) png_structp png_create_write_struct(
     png_const_charp version, png_voidp errorContext, png_error_ptr error, png_error_ptr warning) {
     static const PNGCreate create = next<PNGCreate>("png_create_write_struct");
     if (create == nullptr || create == &png_create_write_struct) return nullptr;
+    if (!keepsMessages()) return create(version, errorContext, error, warning);
     return create(version, errorContext, error ? error : keptPNGError, warning ? warning : keptPNGWarning);
 }
 
@@ -156,41 +165,38 @@ __attribute__((visibility("default"))) struct jpeg_error_mgr *jpeg_std_error(str
     static const JPEGStandardError standard = next<JPEGStandardError>("jpeg_std_error");
     if (standard == nullptr || standard == &jpeg_std_error) return manager;
     struct jpeg_error_mgr *result = standard(manager);
-    if (result != nullptr) result->output_message = keptJPEGMessage;
+    if (result != nullptr && keepsMessages()) result->output_message = keptJPEGMessage;
     return result;
 }
 
-void snap_poem_quiet_codecs(void) {
+}  // extern "C"
+
+void snap_poem::installCodecHandlers(void) {
     leptSetStderrHandler(keptLeptonicaMessage);
     // libtiff prints through handlers of its own. Looked up by name so that snap-poem does
-    // not link libtiff for two calls (liblept has it loaded).
+    // not link libtiff for two calls (Leptonica has it loaded).
     using SetHandler = TIFFHandler (*)(TIFFHandler);
     if (auto setError = reinterpret_cast<SetHandler>(dlsym(RTLD_DEFAULT, "TIFFSetErrorHandler"))) setError(keptTIFFMessage);
     if (auto setWarning = reinterpret_cast<SetHandler>(dlsym(RTLD_DEFAULT, "TIFFSetWarningHandler")))
         setWarning(keptTIFFMessage);
 }
 
-void snap_poem_codec_messages_pass_through(int on) { passesThrough.store(on != 0, std::memory_order_relaxed); }
+void snap_poem::codecMessagesPassThrough(void) { passesThrough.store(true, std::memory_order_relaxed); }
 
-int snap_poem_codec_messages_pass_through_enabled(void) { return passesThrough.load(std::memory_order_relaxed) ? 1 : 0; }
+int snap_poem::codecMessagesPassingThrough(void) { return passesThrough.load(std::memory_order_relaxed) ? 1 : 0; }
 
-void snap_poem_codec_messages_clear(void) {
-    kept.clear();
-    dropped = 0;
-}
-
-void snap_poem_codec_messages_decoding(const char *format) {
+void snap_poem::codecMessagesDecoding(const char *format) {
     if (format == nullptr) {
         decoder[0] = '\0';
         return;
     }
+    kept.clear();
+    dropped = 0;
     snprintf(decoder, sizeof decoder, "%s", format);
 }
 
-size_t snap_poem_codec_messages_count(void) { return kept.size(); }
+size_t snap_poem::codecMessageCount(void) { return kept.size(); }
 
-const char *snap_poem_codec_message(size_t index) { return index < kept.size() ? kept[index].c_str() : nullptr; }
+const char *snap_poem::codecMessage(size_t index) { return index < kept.size() ? kept[index].c_str() : nullptr; }
 
-size_t snap_poem_codec_messages_dropped(void) { return dropped; }
-
-}  // extern "C"
+size_t snap_poem::codecMessagesDropped(void) { return dropped; }

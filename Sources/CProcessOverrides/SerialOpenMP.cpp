@@ -1,10 +1,10 @@
-// See snap_poem_run_openmp_inline in TesseractShim.h.
+// The inline-openmp override (ProcessOverrides.h).
 //
 // Debian's libtesseract is built with OpenMP: the LSTM's gates are a `parallel sections`
 // region at every time step of every line, the fully connected layers and the parallel
 // network stacks a `parallel for`. snap-poem never lets those regions start threads (it
-// parallelises across lines and images itself; `LibrarySetup.keepTesseractSingleThreaded`
-// sets the thread's maximum of active levels to 0), yet libgomp still sets each one up as a
+// parallelises across lines and images itself; `LibrarySetup.enterTesseract` sets the
+// thread's maximum of active levels to 0 for each call, and restores it after), yet libgomp still sets each one up as a
 // team of one: a team allocated or reused, work shares initialised, the thread's state
 // saved and restored. Measured with these definitions preloaded into the release build
 // (2026-12-05, the 36 held-out images as a batch, `--jobs 2`, three rounds alternated):
@@ -13,18 +13,16 @@
 //
 // So this file defines the six OpenMP entry points libtesseract imports (`objdump -T`:
 // GOMP_parallel, GOMP_parallel_sections, GOMP_sections_next, GOMP_sections_end_nowait,
-// omp_get_thread_num, omp_get_num_threads). As with UniversalAmbiguities.cpp, the
-// executable's definitions come first when libtesseract's calls are bound (Package.swift
-// exports them explicitly for snap-poem; the linker exports them in any program that
-// links CTesseractShim, since a linked library refers to them). On a thread that runs
-// Tesseract (`snap_poem_run_openmp_inline`), a region is what a team of one would make of
+// omp_get_thread_num, omp_get_num_threads), in the snap-poem executable only (Package.swift
+// exports them), so libtesseract's calls are bound to them. While a thread runs Tesseract for
+// the SnapPoem library (its `running_tesseract` hook, set before and cleared after each
+// call) and the override is on, a region is what a team of one would make of
 // it: its body runs on the calling thread, with thread number 0 of 1, and a `sections`
-// region hands out its sections 1…count in order. Every other call, on any other thread
-// (a program using the SnapPoem library may run OpenMP of its own), and every query outside
-// a region run here, goes on to libgomp's definition, found with `dlsym(RTLD_NEXT, …)`.
+// region hands out its sections 1…count in order. Every other call, on any other thread,
+// and every query outside a region run here, goes on to libgomp's definition, found with `dlsym(RTLD_NEXT, …)`.
 // Where libtesseract binds its calls directly (-Bsymbolic), nothing here runs and libgomp
 // does the work as before.
-#include "TesseractShim.h"
+#include "OverrideState.h"
 
 #include <atomic>
 #include <cstdio>
@@ -40,11 +38,8 @@ using SectionsNext = unsigned (*)();
 using SectionsEnd = void (*)();
 using ThreadQuery = int (*)();
 
-/// Whether `snap_poem_run_openmp_inline` makes a thread's regions run inline (the default),
-/// or leaves them to libgomp: for the test that compares the two readings.
-std::atomic<bool> inlineEnabled{true};
-/// Whether OpenMP regions started on this thread run inline (set each time a thread is about
-/// to run Tesseract).
+/// Whether OpenMP regions started on this thread run inline (set while the thread runs
+/// Tesseract for the SnapPoem library, and the override is on).
 thread_local bool runsInline = false;
 /// How many regions run here the calling thread is inside.
 thread_local unsigned inlineDepth = 0;
@@ -77,9 +72,9 @@ struct InlineRegion {
 
 }  // namespace
 
-extern "C" void snap_poem_run_openmp_inline(void) { runsInline = inlineEnabled.load(std::memory_order_relaxed); }
-
-extern "C" void snap_poem_set_openmp_inline_enabled(int enabled) { inlineEnabled = enabled != 0; }
+void snap_poem::openMPRunningTesseract(int inside) {
+    runsInline = inside != 0 && snap_poem::isOn(SNAP_POEM_OVERRIDE_INLINE_OPENMP);
+}
 
 extern "C" int snap_poem_runs_openmp_inline(void) { return runsInline ? 1 : 0; }
 

@@ -1,10 +1,12 @@
-import CTesseractShim
+import CProcessOverrides
 import Foundation
 import SnapPoem
+import SnapPoemTestSupport
 import Testing
 
-/// snap-poem's definitions of Leptonica's brick morphology (`Sources/CTesseractShim/
-/// BrickMorphology.cpp`, which Tesseract's search for ruled lines calls) give the same words
+/// snap-poem's definitions of Leptonica's brick morphology (the brick-morphology override,
+/// `Sources/CProcessOverrides/BrickMorphology.cpp`, which Tesseract's search for ruled lines
+/// calls) give the same words
 /// as Leptonica's own, and are the ones a library calling them is given.
 @Suite("Brick morphology in logarithmic passes gives Leptonica's words")
 struct BrickMorphologyTests {

@@ -1,4 +1,5 @@
-// See snap_poem_use_prefaulted_image_memory in TesseractShim.h.
+// The image-memory override (ProcessOverrides.h): not a function of another library's, but
+// Leptonica's process-wide allocator, so the executable alone sets it.
 //
 // Every image Leptonica and Tesseract create gets its pixels from one allocator
 // (setPixMemoryManager, process-wide). glibc serves a large allocation from fresh anonymous
@@ -16,7 +17,7 @@
 // pixel buffers made before the switch, or by code that hands Leptonica its own malloc'd
 // buffer, are freed correctly. Where the kernel lacks the advice, madvise fails and nothing
 // changes.
-#include "TesseractShim.h"
+#include "OverrideState.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -46,4 +47,4 @@ void releaseImageMemory(void *block) noexcept { std::free(block); }
 
 }  // namespace
 
-extern "C" void snap_poem_use_prefaulted_image_memory(void) { setPixMemoryManager(imageMemory, releaseImageMemory); }
+void snap_poem::installImageMemory(void) { setPixMemoryManager(imageMemory, releaseImageMemory); }

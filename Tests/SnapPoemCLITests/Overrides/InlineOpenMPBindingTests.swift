@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The executable's definitions of the OpenMP entry points Tesseract calls
-/// (`Sources/CTesseractShim/SerialOpenMP.cpp`) are the ones libtesseract's calls land in.
+/// (`Sources/CProcessOverrides/SerialOpenMP.cpp`) are the ones libtesseract's calls land in.
 /// How they behave, and that the reading is the same, is checked in-process
 /// (`InlineOpenMPTests`).
 @Suite("libtesseract's OpenMP calls land in snap-poem's definitions")

@@ -1,4 +1,4 @@
-// See snap_poem_set_recognising in TesseractShim.h.
+// The line-images override (ProcessOverrides.h).
 //
 // Tesseract keeps each text line it recognises as an image file in memory
 // (ImageData::SetPixInternal writes it with pixWriteMem as a PNG; the LSTM reads it back with
@@ -7,14 +7,13 @@
 // CPU on a 300-dpi page, and even stored without deflate, libpng's filtering, CRCs and Adler
 // sums took another 2.4 % of the instructions of reading Lenore.png. Nothing in Tesseract's
 // or Leptonica's API changes the format, so this file defines Leptonica's pixWriteMemPng
-// itself. The linker puts a definition that a linked shared library also defines into the
-// executable's dynamic symbol table (gold and bfd alike; Package.swift asks for it explicitly
-// for snap-poem too), so liblept's own call through its PLT lands here in every program that
-// links CTesseractShim. While the calling thread is inside a recognition, the definition here
+// itself, in the snap-poem executable only (Package.swift exports it), so liblept's own call
+// through its PLT lands here. While the calling thread is inside a recognition (the SnapPoem
+// library's `recognising` hook) and the override is on, the definition here
 // writes Leptonica's own uncompressed serialisation instead (pixWriteMemSpix: a header and
 // the raster, which pixReadMem reads back bit for bit, so the text is unchanged); every other
 // call (snap-poem's own PNG exports) is handed on to Leptonica's definition.
-#include "TesseractShim.h"
+#include "OverrideState.h"
 
 #include <dlfcn.h>
 
@@ -31,9 +30,9 @@ PNGWriter leptonicaWriter() noexcept {
 
 }  // namespace
 
-extern "C" {
+void snap_poem::lineImagesRecognising(int inside) { recognising = inside != 0; }
 
-void snap_poem_set_recognising(int inside) { recognising = inside != 0; }
+extern "C" {
 
 __attribute__((visibility("default"))) l_ok pixWriteMemPng(
     l_uint8 **filedata, size_t *filesize, PIX *pix, l_float32 gamma) {
@@ -41,7 +40,7 @@ __attribute__((visibility("default"))) l_ok pixWriteMemPng(
     // No next definition: this one was bound by something other than the dynamic linker's
     // interposition (it cannot happen with liblept loaded); fail the way Leptonica fails.
     if (writer == nullptr || writer == &pixWriteMemPng) return 1;
-    if (recognising && pix != nullptr) return pixWriteMemSpix(filedata, filesize, pix);
+    if (recognising && pix != nullptr && snap_poem::isOn(SNAP_POEM_OVERRIDE_LINE_IMAGES)) return pixWriteMemSpix(filedata, filesize, pix);
     return writer(filedata, filesize, pix, gamma);
 }
 

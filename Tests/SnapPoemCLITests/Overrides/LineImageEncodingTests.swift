@@ -4,7 +4,7 @@ import Testing
 @testable import SnapPoem
 
 /// The executable stores Tesseract's in-memory line images without PNG
-/// (`Sources/CTesseractShim/LineImageEncoding.cpp`; `LineImageStorageTests` checks the bytes),
+/// (`Sources/CProcessOverrides/LineImageEncoding.cpp`; `LineImageStorageTests` checks the bytes),
 /// and only those.
 @Suite("Line images stored without PNG, and only they")
 struct LineImageEncodingTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The executable's LSTM-only engines skip Tesseract's universal ambiguity table
-/// (`Sources/CTesseractShim/UniversalAmbiguities.cpp`): libtesseract's call lands in
+/// (`Sources/CProcessOverrides/UniversalAmbiguities.cpp`): libtesseract's call lands in
 /// snap-poem's definition. That the reading is the same is checked in-process
 /// (`UniversalAmbiguitiesReadingTests`).
 @Suite("The legacy engine's ambiguity table is not parsed by the executable's LSTM-only engines")

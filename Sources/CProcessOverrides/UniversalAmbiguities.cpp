@@ -1,4 +1,4 @@
-// See snap_poem_set_loading_lstm_only in TesseractShim.h.
+// The universal-ambiguities override (ProcessOverrides.h).
 //
 // Every language Tesseract loads parses its built-in "universal ambiguities" (a table of
 // some thousand confusable letter groups, `kUniversalAmbigsFile`) in
@@ -10,18 +10,15 @@
 // check); an engine initialised LSTM-only loads neither (init_tesseract_internal skips the
 // classifier and the legacy dictionary) and never reads it.
 //
-// So this file defines tesseract::UnicharAmbigs::LoadUniversal itself. The linker puts a
-// definition that a linked shared library also defines into the executable's dynamic symbol
-// table (gold and bfd alike; Package.swift asks for it explicitly too), so libtesseract's own
-// call through its PLT lands here in every program that links CTesseractShim: snap-poem, its
-// tests, snap-poem-bench, a program using the SnapPoem library. While the calling thread is
-// inside an LSTM-only initialisation the definition here leaves the table empty, as
-// Tesseract itself does when the built-in text cannot be opened; every other call (the
-// legacy or combined modes, orientation detection), and every call while
-// `snap_poem_set_skips_universal_ambiguities(0)` is in effect, goes on to Tesseract's
+// So this file defines tesseract::UnicharAmbigs::LoadUniversal itself, in the snap-poem
+// executable only (Package.swift exports it), so libtesseract's own call through its PLT
+// lands here. While the calling thread is inside an LSTM-only initialisation (the SnapPoem
+// library's `loading_lstm_only` hook) and the override is on, the definition here leaves the
+// table empty, as Tesseract itself does when the built-in text cannot be opened; every other
+// call (the legacy or combined modes, orientation detection) goes on to Tesseract's
 // definition. A libtesseract linked with -Bsymbolic-functions would call its own directly;
 // then nothing here runs and nothing changes.
-#include "TesseractShim.h"
+#include "OverrideState.h"
 
 #include <atomic>
 #include <cstdio>
@@ -40,7 +37,6 @@ public:
 namespace {
 
 thread_local bool loadingLSTMOnly = false;
-std::atomic<bool> skipsInLSTMOnly{true};
 
 // A member function is called with the object as its first argument (Itanium C++ ABI).
 using UniversalLoader = void (*)(tesseract::UnicharAmbigs *, const tesseract::UNICHARSET &, tesseract::UNICHARSET *);
@@ -54,13 +50,11 @@ UniversalLoader tesseractLoader() noexcept {
 
 }  // namespace
 
-extern "C" void snap_poem_set_loading_lstm_only(int inside) { loadingLSTMOnly = inside != 0; }
-
-extern "C" void snap_poem_set_skips_universal_ambiguities(int skips) { skipsInLSTMOnly = skips != 0; }
+void snap_poem::universalAmbiguitiesLoading(int inside) { loadingLSTMOnly = inside != 0; }
 
 __attribute__((visibility("default"))) void tesseract::UnicharAmbigs::LoadUniversal(
     const UNICHARSET &encoder_set, UNICHARSET *unicharset) {
-    if (loadingLSTMOnly && skipsInLSTMOnly) return;
+    if (loadingLSTMOnly && snap_poem::isOn(SNAP_POEM_OVERRIDE_UNIVERSAL_AMBIGUITIES)) return;
     UniversalLoader loader = tesseractLoader();
     if (loader == nullptr) {
         // No next definition, which cannot happen while libtesseract is loaded (it called

@@ -1,4 +1,4 @@
-// See snap_poem_leptonica_brick in TesseractShim.h.
+// The brick-morphology override (ProcessOverrides.h).
 //
 // Before it finds text, Tesseract looks for ruled lines (LineFinder::FindAndRemoveLines, run
 // on every page in Tesseract 5.3): it closes and opens the page's 1-bit image with bricks a
@@ -33,7 +33,7 @@
 // Any call this file does not handle goes on to Leptonica's definition (dlsym(RTLD_NEXT)):
 // results into an existing Pix, images of other depths, the symmetric boundary condition,
 // bricks of 1×1 (a copy), a brick longer than 4096 pixels, and any allocation that fails.
-#include "TesseractShim.h"
+#include "OverrideState.h"
 
 #include <cstdint>
 #include <cstring>
@@ -274,7 +274,8 @@ BrickFunction leptonicaBrick(int kind) noexcept {
     return definitions[kind];
 }
 
-PIX *brick(int kind, PIX *pixd, PIX *pixs, l_int32 hsize, l_int32 vsize) {
+/// Brick `kind` computed here, or Leptonica's where this file hands the call on.
+PIX *computedBrick(int kind, PIX *pixd, PIX *pixs, l_int32 hsize, l_int32 vsize) {
     if (PIX *result = brickMorphology(pixd, pixs, hsize, vsize, bricks[kind].steps, bricks[kind].count)) return result;
     BrickFunction leptonica = leptonicaBrick(kind);
     // No definition after this one: not bound by interposition (liblept is always loaded
@@ -283,9 +284,21 @@ PIX *brick(int kind, PIX *pixd, PIX *pixs, l_int32 hsize, l_int32 vsize) {
     return leptonica(pixd, pixs, hsize, vsize);
 }
 
+/// Brick `kind` as Tesseract's calls get it: computed here while the override is on.
+PIX *brick(int kind, PIX *pixd, PIX *pixs, l_int32 hsize, l_int32 vsize) {
+    if (snap_poem::isOn(SNAP_POEM_OVERRIDE_BRICK_MORPHOLOGY)) return computedBrick(kind, pixd, pixs, hsize, vsize);
+    BrickFunction leptonica = leptonicaBrick(kind);
+    return leptonica != nullptr ? leptonica(pixd, pixs, hsize, vsize) : nullptr;
+}
+
 }  // namespace
 
 extern "C" {
+
+PIX *snap_poem_brick_morphology(int kind, PIX *pixs, int hsize, int vsize) {
+    if (kind < 0 || kind > 3) return nullptr;
+    return computedBrick(kind, nullptr, pixs, hsize, vsize);
+}
 
 PIX *snap_poem_leptonica_brick(int kind, PIX *pixs, int hsize, int vsize) {
     if (kind < 0 || kind > 3) return nullptr;

@@ -1,13 +1,13 @@
-import CTesseractShim
+import CProcessOverrides
 import Foundation
 import Testing
 
 @testable import SnapPoem
 
 /// Tesseract's OpenMP regions run inline on the threads that run it
-/// (`Sources/CTesseractShim/SerialOpenMP.cpp`): the entry points behave as a team of one
+/// (the inline-openmp override, `Sources/CProcessOverrides/SerialOpenMP.cpp`): the entry points behave as a team of one
 /// there, go on to libgomp elsewhere, and the reading is the same as libgomp's.
-@Suite("Tesseract's OpenMP regions run inline on its threads, and read as libgomp's")
+@Suite("Tesseract's OpenMP regions run inline on its threads, and read as libgomp's", .serialized)
 struct InlineOpenMPTests {
     private typealias Body = @convention(c) (UnsafeMutableRawPointer?) -> Void
     private typealias Parallel = @convention(c) (Body, UnsafeMutableRawPointer?, UInt32, UInt32) -> Void
@@ -71,14 +71,20 @@ struct InlineOpenMPTests {
         let region = Observed(), sections = Observed()
         nonisolated(unsafe) var caller: pthread_t?
         nonisolated(unsafe) var inline: Int32 = 0
+        nonisolated(unsafe) var after: Int32 = 1
         Self.onNewThread {
-            LibrarySetup.keepTesseractSingleThreaded()
-            inline = snap_poem_runs_openmp_inline()
-            caller = pthread_self()
-            parallel(Self.recordThread, Unmanaged.passUnretained(region).toOpaque(), 4, 0)
-            parallelSections(Self.takeSections, Unmanaged.passUnretained(sections).toOpaque(), 4, 3, 0)
+            do {
+                let state = LibrarySetup.enterTesseract()
+                defer { LibrarySetup.leaveTesseract(state) }
+                inline = snap_poem_runs_openmp_inline()
+                caller = pthread_self()
+                parallel(Self.recordThread, Unmanaged.passUnretained(region).toOpaque(), 4, 0)
+                parallelSections(Self.takeSections, Unmanaged.passUnretained(sections).toOpaque(), 4, 3, 0)
+            }
+            after = snap_poem_runs_openmp_inline()
         }
         #expect(inline == 1)
+        #expect(after == 0, "the thread's regions go to libgomp again once its call into Tesseract is over")
         #expect(region.threads.map(\.number) == [0])
         #expect(region.threads.map(\.of) == [1])
         #expect(region.ranOn.count == 1 && caller.map { pthread_equal(region.ranOn[0], $0) != 0 } == true)
@@ -112,16 +118,8 @@ struct InlineOpenMPTests {
         let image = try preparedSample(sample)
         let recognizer = try await Recognizer()
         let read = try await recognizer.recognize(image)
-        // Only recognitions started while the switch is off go to libgomp; it is on again at once.
-        LibrarySetup.setRunsOpenMPInline(false)
-        let reference: RecognizedPage
-        do {
-            reference = try await recognizer.recognize(image)
-            LibrarySetup.setRunsOpenMPInline(true)
-        } catch {
-            LibrarySetup.setRunsOpenMPInline(true)
-            throw error
-        }
+        // Only recognitions started while the override is off go to libgomp.
+        let reference = try await OverrideSwitch.off(SNAP_POEM_OVERRIDE_INLINE_OPENMP) { try await recognizer.recognize(image) }
         #expect(read.words.count > 10, "\(sample): \(read.words.count) words")
         #expect(read.words.map(\.text) == reference.words.map(\.text), "\(sample)")
         #expect(read.words.map(\.confidence) == reference.words.map(\.confidence), "\(sample)")

@@ -1,10 +1,11 @@
+import CProcessOverrides
 import Foundation
 import Testing
 
 @testable import SnapPoem
 
 /// LSTM-only engines skip Tesseract's universal ambiguity table
-/// (`Sources/CTesseractShim/UniversalAmbiguities.cpp`); one that loads it, as Tesseract
+/// (the universal-ambiguities override, `Sources/CProcessOverrides/UniversalAmbiguities.cpp`); one that loads it, as Tesseract
 /// always does, reads every word with the same text and confidence.
 @Suite("Without the legacy engine's ambiguity table, an LSTM engine reads as with it")
 struct UniversalAmbiguitiesReadingTests {
@@ -14,16 +15,8 @@ struct UniversalAmbiguitiesReadingTests {
     func sameReading(sample: String) async throws {
         let image = try preparedSample(sample)
         let without = try await Recognizer()
-        // Only engines started while the switch is off load the table; it is on again at once.
-        LibrarySetup.setSkipsUniversalAmbiguities(false)
-        let loaded: Recognizer
-        do {
-            loaded = try await Recognizer()
-            LibrarySetup.setSkipsUniversalAmbiguities(true)
-        } catch {
-            LibrarySetup.setSkipsUniversalAmbiguities(true)
-            throw error
-        }
+        // Only engines started while the override is off load the table.
+        let loaded = try await OverrideSwitch.off(SNAP_POEM_OVERRIDE_UNIVERSAL_AMBIGUITIES) { try await Recognizer() }
         let read = try await without.recognize(image)
         let reference = try await loaded.recognize(image)
         #expect(read.words.count > 10, "\(sample): \(read.words.count) words")

@@ -7,13 +7,13 @@ import Testing
 
 /// Inside a recognition, the line images Tesseract writes as PNG into memory are written in
 /// Leptonica's uncompressed serialisation, which its reader reads back bit for bit
-/// (`Sources/CTesseractShim/LineImageEncoding.cpp`); outside one, a PNG is a PNG.
+/// (the line-images override, `Sources/CProcessOverrides/LineImageEncoding.cpp`); outside one, a PNG is a PNG.
 @Suite("Tesseract's in-memory line images skip PNG, and only they")
 struct LineImageStorageTests {
     /// What `pixWriteMem(…, IFF_PNG)` writes for `pix`, as Tesseract's `ImageData` calls it.
     static func written(_ pix: PixImage, recognising: Bool) throws -> Data {
-        snap_poem_set_recognising(recognising ? 1 : 0)
-        defer { snap_poem_set_recognising(0) }
+        snap_poem_hook_recognising(recognising ? 1 : 0)
+        defer { snap_poem_hook_recognising(0) }
         var bytes: UnsafeMutablePointer<l_uint8>?
         var size = 0
         try #require(pixWriteMem(&bytes, &size, pix.pointer, Int32(IFF_PNG)) == 0)
@@ -23,7 +23,6 @@ struct LineImageStorageTests {
 
     @Test("A line image written during a recognition reads back equal to the original; a PNG is written otherwise")
     func roundTrip() throws {
-        LibrarySetup.ensure()
         // A grey line image of a real page: a strip of Lenore.png.
         let (page, _) = try ImageDecoder.decode(fileAt: Fixtures.sample("Lenore.png"))
         let strip = try #require(try page.cropped(to: BoundingBox(left: 100, top: 300, right: 1500, bottom: 360)))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The executable's definitions of Leptonica's brick morphology
-/// (`Sources/CTesseractShim/BrickMorphology.cpp`) are the ones libtesseract's search for
+/// (`Sources/CProcessOverrides/BrickMorphology.cpp`) are the ones libtesseract's search for
 /// ruled lines calls. That they give Leptonica's own words is checked in-process
 /// (`BrickMorphologyTests`).
 @Suite("libtesseract's brick morphology calls land in snap-poem's definitions")
