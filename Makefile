@@ -244,6 +244,20 @@ uninstall:
 deb: $(DIST)/snap-poem deps-package
 	Scripts/make-deb.sh $(DIST) .build/deb
 
+# The end-to-end checks run again on the binary that make install and the .deb ship (release,
+# Swift's runtime linked statically, stripped), staged under .build/shipped with PREFIX=/usr:
+# a poem, exports, batches and their workers, interrupts and SIGTERM, ulimit -v and memory
+# limits, damaged files, the overrides' bindings, --version. Tests that inject faults
+# through debug-only hooks skip themselves there.
+SHIPPED := .build/shipped
+SHIPPED_TESTS := EndToEndTests|MemoryLimitTests|InputOutputRowsTests|BatchCommandTests|CodecMessageTests|VersionOptionTests|BindingTests|UniversalAmbiguitiesTests|LineImageEncodingTests|WorkerIsolationTests
+.PHONY: test-shipped
+test-shipped: $(DIST)/snap-poem
+	rm -rf $(SHIPPED)
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(SHIPPED) PREFIX=/usr > /dev/null
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	SNAP_POEM_TEST_BINARY=$(CURDIR)/$(SHIPPED)/usr/bin/snap-poem swift test --skip-build --filter '$(SHIPPED_TESTS)' $(SWIFT_BUILD_FLAGS)
+
 # make test's checks of the two: a staged make install and uninstall (Scripts/test-install.sh),
 # and the package built, checked by lintian, installed with apt-get, used and purged
 # (Scripts/test-package.sh, as root: it is the one step of make test that writes system paths).

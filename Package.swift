@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+// SPDX-License-Identifier: Apache-2.0
 // snap-poem: photograph a poem, get it back as text, make it your own.
 import PackageDescription
 

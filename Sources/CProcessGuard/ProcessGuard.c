@@ -43,10 +43,20 @@ int snap_poem_guard_dispatch_threads(snap_poem_thread_failure_handler handler) {
 
 typedef int (*create_function)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
-/// Whether `address` lies in libdispatch.
+/// Whether `address` lies in libdispatch: in libdispatch.so where Swift's runtime is linked
+/// dynamically (the development build), or in this executable itself where it is linked
+/// statically (`--static-swift-stdlib`: the binary that `make install` and the .deb ship,
+/// where libdispatch is part of the executable and its functions have no names once
+/// stripped). The executable's own code creates no thread itself; Foundation's `Thread`,
+/// linked in with it, is counted as libdispatch's there, and a thread it cannot create ends
+/// the process with the same error.
 static int is_in_libdispatch(void *address) {
     Dl_info info;
-    return dladdr(address, &info) != 0 && info.dli_fname != NULL && strstr(info.dli_fname, "libdispatch") != NULL;
+    if (dladdr(address, &info) == 0) return 0;
+    if (info.dli_fname != NULL && strstr(info.dli_fname, "libdispatch") != NULL) return 1;
+    Dl_info self;
+    return dladdr((void *)&snap_poem_guard_dispatch_threads, &self) != 0 && self.dli_fbase != NULL &&
+           info.dli_fbase == self.dli_fbase;
 }
 
 int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {

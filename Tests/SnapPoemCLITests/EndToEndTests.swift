@@ -8,19 +8,8 @@ struct BinaryRun {
     let output: String
     let error: String
 
-    /// The executable beside the test bundle (`swift test` builds it into the same folder).
-    static let executable: URL = {
-        let bundleFolder = Bundle.main.bundleURL.deletingLastPathComponent()
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            bundleFolder, Bundle.main.bundleURL,
-        ]
-        for folder in candidates {
-            let url = folder.appendingPathComponent("snap-poem")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return Fixtures.root.appendingPathComponent(".build/debug/snap-poem")
-    }()
+    /// The executable under test (`TestedExecutable`: the development build, or the shipped one).
+    static var executable: URL { TestedExecutable.url }
 
     /// Runs the executable on a thread of its own and waits without blocking Swift's
     /// cooperative threads: a test that blocked them would delay every other test's

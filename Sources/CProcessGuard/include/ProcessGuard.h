@@ -6,8 +6,11 @@
 // limit), libdispatch sleeps a second and tries again, for ever: the process hangs. This
 // target defines pthread_create in the snap-poem executable, in front of glibc's; it calls
 // the real one and, when a call made by libdispatch fails with EAGAIN and a handler is
-// installed, calls the handler, which reports the failure and ends the process. Other
-// callers, and every call before a handler is installed, see pthread_create unchanged.
+// installed, calls the handler, which reports the failure and ends the process. libdispatch
+// is found by the caller's address: in libdispatch.so, or, in the binary that links Swift's
+// runtime statically (make install, the .deb), in the executable itself. Other callers
+// (libmicrohttpd, libgomp), and every call before a handler is installed, see pthread_create
+// unchanged.
 //
 // Under AddressSanitizer or ThreadSanitizer the definition is left out: their runtimes
 // intercept pthread_create themselves.

@@ -24,6 +24,20 @@ struct MemoryLimitTests {
         #expect(!usage.timedOut && usage.status == 64)
     }
 
+    @Test("An image under 150 000 KiB, where no thread can start: one clear error within 20 s, an exit code below 128")
+    func imageWithoutThreads() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let run = try await Spawned.run([Self.photo], memoryLimitKilobytes: 150_000, timeout: .seconds(60))
+        let took = clock.now - start
+        #expect(!run.timedOut, "hung")
+        #expect(took < .seconds(20), "took \(took)")
+        #expect(run.signal == nil && run.status > 0 && run.status < 128, "exit \(run.status), signal \(run.signal ?? 0)")
+        #expect(run.errorLines.count == 1, "\(run.error)")
+        let line = String(run.errorLines.first ?? "")
+        #expect(line.hasPrefix("snap-poem: error: ") && line.contains("out of memory"), "\(line)")
+    }
+
     /// What each limit gave, for the test that checks every mechanism was met.
     static let seen = Mutex<[Int: String]>([:])
 

@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Synchronization
 import Testing
 
@@ -10,18 +11,8 @@ final class ServerProcess: Sendable {
     let port: UInt16
     private let errorText: TextBuffer
 
-    /// The built executable, beside the test bundle.
-    static let executable: URL = {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
-        ]
-        for folder in candidates {
-            let url = folder.appendingPathComponent("snap-poem")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return Fixtures.root.appendingPathComponent(".build/debug/snap-poem")
-    }()
+    /// The executable under test (`TestedExecutable`: the development build, or the shipped one).
+    static var executable: URL { TestedExecutable.url }
 
     private init(process: Process, port: UInt16, errorText: TextBuffer) {
         self.process = process
