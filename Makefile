@@ -110,7 +110,7 @@ test: deps deps-service deps-package lint
 	Scripts/fuzz.sh --smoke
 	$(MAKE) --no-print-directory snippets docs examples
 	@$(MAKE) --no-print-directory test-deploy
-	@$(MAKE) --no-print-directory test-install test-package
+	@$(MAKE) --no-print-directory test-install test-shipped test-package
 
 # The whole suite under AddressSanitizer + LeakSanitizer, in a build folder of its own, the
 # wall-clock tests alone first as in make test. Not part of make test (a second full build,
