@@ -46,15 +46,17 @@ struct PageAssetLintTests {
         #expect(CSSCheck.problems(in: text) == [])
     }
 
-    @Test("The CSS check finds what it is for", arguments: [
-        ("a { color: red; ", "line 1: '{' never closed"),
-        ("a { color: red; } }", "line 1: '}' closes nothing"),
-        ("a { color red; }", "line 1: 'color red' is not 'name: value'"),
-        ("a { content: \"x; }", "line 1: string never closed"),
-        ("/* a { }", "line 1: comment never closed"),
-        ("a { b: calc(1px + (2px); }", "line 1: '}' closes '('"),
-        ("{ color: red; }", "line 1: a block without a selector"),
-    ])
+    @Test(
+        "The CSS check finds what it is for",
+        arguments: [
+            ("a { color: red; ", "line 1: '{' never closed"),
+            ("a { color: red; } }", "line 1: '}' closes nothing"),
+            ("a { color red; }", "line 1: 'color red' is not 'name: value'"),
+            ("a { content: \"x; }", "line 1: string never closed"),
+            ("/* a { }", "line 1: comment never closed"),
+            ("a { b: calc(1px + (2px); }", "line 1: '}' closes '('"),
+            ("{ color: red; }", "line 1: a block without a selector"),
+        ])
     func styleCheckFails(css: String, problem: String) {
         #expect(CSSCheck.problems(in: css).contains(problem), "\(CSSCheck.problems(in: css))")
     }
@@ -74,7 +76,9 @@ struct PageAssetLintTests {
         }
         // The script sets only text and attributes and moves nodes: it writes no markup and
         // runs no strings.
-        for call in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setTimeout(\"", "setInterval(\""] {
+        for call in [
+            "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setTimeout(\"", "setInterval(\"",
+        ] {
             #expect(!script.contains(call), "the script uses \(call)")
         }
         #expect(script.hasPrefix("(function () {\n  \"use strict\";"), "one strict function, nothing global")
