@@ -276,7 +276,7 @@ def main():
     def trickle(index):
         # 16 connections from one address, a byte of a header a second each, never ending
         # it; one cut (header deadline, or closed to make room) is opened again.
-        source = f"127.0.6.{index + 1}"
+        source = f"127.0.8.{index + 1}"
         socks = []
         while running():
             while len(socks) < 16 and running():
