@@ -10,7 +10,11 @@ import Synchronization
 /// every connection, and between two rounds looks after them: a request whose headers, or
 /// whose headers and body, take longer than their deadlines is cut off (`shutdown` of its
 /// socket, on this same thread, so that libmicrohttpd never reuses it meanwhile); a client
-/// that hangs up while the service works on its request has the request's task cancelled.
+/// that hangs up while the service works on its request has the request's task cancelled;
+/// connections are kept within their places and their memory (`ServerCore.admit(_:)`,
+/// `ServerCore.keepWithinConnectionBudget()`), closing the most expendable one without a
+/// request under way, so that slow clients never keep a health probe or an honest client
+/// out.
 /// The thread only moves bytes and keeps budgets: it collects headers and the body,
 /// refuses what is over a limit before reading it (413 from `Content-Length`, 503 once the
 /// bodies held pass the upload budget, 429 past an address's share), parses forms with
