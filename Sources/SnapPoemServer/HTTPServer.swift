@@ -30,7 +30,10 @@ public final class HTTPServer: Sendable {
     /// The service that answers.
     public let service: PoemService
     /// What the server runs with: what it was started with, its `connectionLimit` lowered to
-    /// what the process's limit of open files allows (`connectionsTheFileLimitAllows()`).
+    /// what the process's limit of open files allows (`connectionsTheFileLimitAllows()`) and to
+    /// what the connection budget holds of light connections
+    /// (`ServerConfiguration.lightConnectionBytes`), so that connections which have sent a page
+    /// or less never need closing for memory.
     public let configuration: ServerConfiguration
     /// The port listened on (the system's choice when `configuration.port` is 0).
     public let port: UInt16
@@ -46,7 +49,9 @@ public final class HTTPServer: Sendable {
     ///   start.
     public init(service: PoemService, configuration: ServerConfiguration, log: ServerLog) throws(ServerError) {
         var configuration = configuration
-        configuration.connectionLimit = min(configuration.connectionLimit, Self.connectionsTheFileLimitAllows())
+        configuration.connectionLimit = min(
+            configuration.connectionLimit, Self.connectionsTheFileLimitAllows(),
+            max(1, configuration.connectionBudgetBytes / ServerConfiguration.lightConnectionBytes))
         // A backlog for bursts: a client that opens hundreds of connections at once would
         // otherwise overflow 128, and every connection dropped meanwhile (a health probe's
         // too) waits a second for its SYN to be sent again.
@@ -521,9 +526,13 @@ final class ServerCore: Sendable {
 
     /// Measures what each connection whose cost may still grow has received
     /// (`snap_poem_bytes_received`), and while the connections together cost more than
-    /// `connectionBudgetBytes`, closes the most expendable ones without a request under way.
-    /// When none is left to close and they still cost more, new requests other than the health
-    /// routes are refused (`headersArrived`) until they cost less.
+    /// `connectionBudgetBytes`, closes the most expendable ones without a request under way
+    /// that cost more than a light connection (`ServerConfiguration.lightConnectionBytes`: kept
+    /// alive after a request, or holding more than a page of unfinished headers). Light ones
+    /// are never closed for memory: the places are as many as the budget holds of them, and
+    /// among them are the new connections whose requests have yet to arrive (a health
+    /// probe's). When none is left to close and they still cost more, new requests other than
+    /// the health routes are refused (`headersArrived`) until they cost less.
     func keepWithinConnectionBudget() {
         var total = 0
         var idle: [ConnectionState] = []
@@ -533,7 +542,7 @@ final class ServerCore: Sendable {
                 if received >= 0 { state.bytesReceived = Int(received) }
             }
             total += state.cost
-            if state.isIdle { idle.append(state) }
+            if state.isIdle, state.cost > ServerConfiguration.lightConnectionBytes { idle.append(state) }
         }
         if total > configuration.connectionBudgetBytes {
             for state in idle.sorted(by: { $0.isMoreExpendable(than: $1) }) {

@@ -9,8 +9,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// a connection that takes one of them closes the most expendable connection without a
     /// request under way (`HTTPServer`), so that a new connection (a health probe, an honest
     /// client) is always taken in. Past the limit itself, connections wait in the system's
-    /// backlog. The operating system's limit of open files may lower it (`HTTPServer` says so
-    /// at start).
+    /// backlog. `HTTPServer` lowers it to what the operating system's limit of open files
+    /// allows and to what `connectionBudgetBytes` holds of light connections
+    /// (`lightConnectionBytes`); the start-up line says how many it takes.
     public var connectionLimit: Int
     /// The most connections one client address may hold open at once; past it, the
     /// address's own most expendable connection is closed to make room.
@@ -60,6 +61,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// sent a few bytes of a header (4 KiB + one page); 63 KiB for 60,000 bytes of a header
     /// (4 KiB + 15 pages); about 128 KiB once kept alive after a request (4 KiB + all of it).
     public static let connectionBaseBytes = 4 << 10
+
+    /// What a connection costs at most while its client has filled no more than one page of
+    /// libmicrohttpd's memory for it (a connection that sent nothing, or a few bytes of its
+    /// headers): `connectionBaseBytes` and one page, 8 KiB. `HTTPServer` takes no more
+    /// connections than the connection budget holds of these, and closes for memory only
+    /// connections that cost more.
+    public static let lightConnectionBytes = connectionBaseBytes + 4096
 
     /// The places kept free below `connectionLimit`: a sixteenth of it, at least 16.
     public var connectionReserve: Int { min(connectionLimit - 1, max(16, connectionLimit / 16)) }
