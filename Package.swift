@@ -66,8 +66,13 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         // The HTTP service's request handling: routes, options, statuses, bodies, the page.
-        // No socket and no C: tests call it directly.
-        .target(name: "SnapPoemService", dependencies: ["SnapPoem"]),
+        // No socket and no C: tests call it directly. The page's style sheet and script are
+        // files compiled into the module as byte arrays (`PackageResources`), never looked up
+        // at run time: the executable is installed alone, without a resource bundle.
+        .target(
+            name: "SnapPoemService", dependencies: ["SnapPoem"],
+            resources: [.embedInCode("Page/Assets/page.css"), .embedInCode("Page/Assets/page.js")]
+        ),
         // The HTTP server: a thin layer of libmicrohttpd under SnapPoemService.
         .target(name: "SnapPoemServer", dependencies: ["SnapPoem", "SnapPoemService", "CMicroHTTPD"]),
         // Process-wide guards armed only by the executable's entry point: a clear error when

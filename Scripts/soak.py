@@ -7,6 +7,8 @@ addresses of its own (127.0.x.y all reach the server; they stand for other machi
   honest       two clients posting a stanza (raw, and as a form with Lenore=Alex), in turn
   health       GET /healthz every 100 ms, timed from connect to the last byte (own process)
   slow headers 12 connections sending a header line a second, reconnecting when cut
+  tricklers    64 connections from four addresses (16 each, an address's share), each
+               sending one byte of a header a second, never ending it, reconnecting when cut
   part floods  forms of 360 000 one-byte parts (19 MB), one after another
   abandoned    a 12-megapixel photo sent whole, the client gone a second later
   FIND bombs   100 FINDs of 256 CJK letters (the most accepted) on a page; one FIND of 64 KB
@@ -271,6 +273,31 @@ def main():
             finally:
                 sock.close()
 
+    def trickle(index):
+        # 16 connections from one address, a byte of a header a second each, never ending
+        # it; one cut (header deadline, or closed to make room) is opened again.
+        source = f"127.0.8.{index + 1}"
+        socks = []
+        while running():
+            while len(socks) < 16 and running():
+                try:
+                    sock = connect(port, source, timeout=30)
+                    sock.sendall(b"GET /healthz HTTP/1.1\r\nX-Trickle: ")
+                except OSError:
+                    hostile.add("trickle refused")
+                    break
+                socks.append(sock)
+            time.sleep(1)
+            for sock in list(socks):
+                try:
+                    sock.send(b"a")
+                except OSError:
+                    hostile.add("trickle cut")
+                    socks.remove(sock)
+                    sock.close()
+        for sock in socks:
+            sock.close()
+
     def part_flood(index):
         while running():
             status, _ = post(port, f"127.0.4.{index + 1}", "/v1/poems", "multipart/form-data; boundary=flood", flood)
@@ -306,6 +333,7 @@ def main():
 
     threads = [threading.Thread(target=honest_client, args=(i,)) for i in range(2)]
     threads += [threading.Thread(target=slow_headers, args=(i,)) for i in range(12)]
+    threads += [threading.Thread(target=trickle, args=(i,)) for i in range(4)]
     threads += [threading.Thread(target=part_flood, args=(i,)) for i in range(2)]
     threads += [threading.Thread(target=abandoned, args=(i,)) for i in range(4)]
     threads += [threading.Thread(target=find_bombs, args=(i,)) for i in range(2)]
@@ -339,6 +367,7 @@ def main():
                 if name in (
                     "snap_poem_log_lines_dropped_total", "snap_poem_requests_abandoned_total", "snap_poem_uploads_refused_total",
                     'snap_poem_connections_cut_total{deadline="header"}', 'snap_poem_connections_cut_total{deadline="request"}',
+                    "snap_poem_connections_evicted_total",
                 ):
                     counters[name] = value
         except OSError:

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <netinet/tcp.h>
 #include <microhttpd.h>
 
 // MHD_get_connection_info is variadic, which Swift cannot call: one small wrapper per field.
@@ -70,6 +71,23 @@ static inline int snap_poem_set_form_boundary(struct MHD_Connection *connection,
     memcpy(bytes + length - name_length - boundary_length, name, name_length);
     memcpy(bytes + length - boundary_length, boundary, boundary_length);
     return 1;
+}
+
+/// The bytes the client has sent on `descriptor` since it connected (Linux's
+/// `tcpi_bytes_received`, `getsockopt(TCP_INFO)`), or -1. libmicrohttpd reads a client's bytes
+/// into the connection's memory as they arrive, so before its first request's headers are in
+/// this is what the connection holds there. glibc's `struct tcp_info` stops before the field
+/// (kernel 4.1), so the kernel's layout is read from a buffer: the field is at byte 128, and
+/// the kernel says how many bytes it filled in.
+static inline long long snap_poem_bytes_received(int descriptor) {
+    unsigned char info[232];
+    socklen_t length = sizeof(info);
+    memset(info, 0, sizeof(info));
+    if (getsockopt(descriptor, IPPROTO_TCP, TCP_INFO, info, &length) != 0 || length < 136)
+        return -1;
+    unsigned long long value;
+    memcpy(&value, info + 128, sizeof(value));
+    return (long long)value;
 }
 
 #endif

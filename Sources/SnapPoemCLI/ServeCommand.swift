@@ -47,7 +47,11 @@ enum ServeCommand {
         OptionSpec(
             "tessdata", value: "DIR",
             help: "Folder holding the .traineddata files (default: $TESSDATA_PREFIX, the package's tessdata/, then the system's)."),
-        OptionSpec("max-connections", value: "N", help: "Connections open at once, and 16 per client address at most (default: 64)."),
+        OptionSpec(
+            "max-connections", value: "N",
+            help:
+                "Connections open at once, and 16 per client address at most (default: 4096, or what the limit of open files allows); past a 16th of it, or past the memory connections may hold, the most expendable connection without a request under way is closed for each new one."
+        ),
         OptionSpec("idle-timeout", value: "SECONDS", help: "Close a connection silent for this long (default: 15)."),
         OptionSpec(
             "header-timeout", value: "SECONDS",
@@ -99,6 +103,8 @@ enum ServeCommand {
         service.scan.imageLimits.maxPixels = min(service.scan.imageLimits.maxPixels, plan.maxPixels)
         service.scan.imageLimits.maxFileBytes = min(service.scan.imageLimits.maxFileBytes, server.maxUploadBytes)
         server.maxBufferedBodyBytes = plan.bufferedBodyBytes
+        server.connectionBudgetBytes = plan.connectionBytes
+        raiseOpenFileLimit(toward: server.connectionLimit + HTTPServer.descriptorsBesideConnections)
         let started: PoemService
         do throws(SnapPoemError) {
             started = try await PoemService(configuration: service)
@@ -124,7 +130,8 @@ enum ServeCommand {
                 + "\(service.scan.engine.languages), queue \(service.queueLimit), uploads up to \(server.maxUploadBytes >> 20) MB)")
         log.write(
             "snap-poem serve: memory budget \(budget): images up to \(ImageLimits.describe(pixels: plan.maxPixels)), "
-                + "\(plan.bufferedBodyBytes >> 20) MB of uploads held at once")
+                + "\(plan.bufferedBodyBytes >> 20) MB of uploads held at once, \(http.configuration.connectionLimit) connections "
+                + "(\(http.configuration.connectionLimitPerAddress) per address) in \(plan.connectionBytes >> 20) MB")
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(3600))
         }
@@ -156,7 +163,7 @@ enum ServeCommand {
             server.maxUploadBytes = megabytes << 20
             service.maxUploadBytes = megabytes << 20
         }
-        if let connections = try number("max-connections", in: 1...10_000) {
+        if let connections = try number("max-connections", in: 1...100_000) {
             server.connectionLimit = connections
             server.connectionLimitPerAddress = min(server.connectionLimitPerAddress, connections)
         }
@@ -183,6 +190,21 @@ enum ServeCommand {
                 throw UsageError(message: "Invalid value: \(error.description).")
             }
         }
+    }
+
+    /// Raises the process's soft limit of open files (`RLIMIT_NOFILE`) toward `wanted`, as far
+    /// as its hard limit allows: a system's default soft limit (1024 under systemd) would hold
+    /// the server to about 768 connections. Only the executable does this, for its own process;
+    /// the server then takes as many connections as the limit leaves room for
+    /// (`HTTPServer.connectionsTheFileLimitAllows()`, which the start-up line shows).
+    static func raiseOpenFileLimit(toward wanted: Int) {
+        var limit = rlimit()
+        let unlimited = rlim_t.max  // RLIM_INFINITY, which Swift does not import
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != unlimited,
+            limit.rlim_cur < rlim_t(wanted)
+        else { return }
+        limit.rlim_cur = limit.rlim_max == unlimited ? rlim_t(wanted) : min(limit.rlim_max, rlim_t(wanted))
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// `--memory-mb`, already checked by `bind`.

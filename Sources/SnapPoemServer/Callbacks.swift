@@ -137,6 +137,13 @@ private func headersArrived(_ context: RequestContext, on connection: OpaquePoin
                 server.configuration.connectionLimitPerAddress, retryAfterSeconds: server.service.retryAfterSeconds),
             on: connection, context: context, server: server)
     }
+    if !HTTPServer.healthPaths.contains(context.path), server.loop.overConnectionBudget {
+        // The connections hold all the memory they may and none can be closed: only the
+        // health routes are answered until they hold less.
+        return queue(
+            refusal: .connectionsFull(limitBytes: server.configuration.connectionBudgetBytes, retryAfterSeconds: 1), on: connection,
+            context: context, server: server)
+    }
     if let immediate = server.service.immediateResponse(to: request) {
         // Answered here, on the loop thread: no scan, queue or task can hold it up.
         return queue(immediate, on: connection, context: context, closing: false)

@@ -24,9 +24,37 @@ final class ConnectionState {
     /// `evicted`).
     var cutBecause: String?
 
+    /// The bytes the client has sent since it connected, as last measured
+    /// (`snap_poem_bytes_received`); looked at only until its first request ends.
+    var bytesReceived = 0
+
     /// No request under way (none yet, or between two), and not cut off: closing it loses
     /// nothing that was sent whole.
     var isIdle: Bool { request == nil && cutBecause == nil }
+
+    /// The memory the connection may hold, as the connection budget counts it:
+    /// `ServerConfiguration.connectionBaseBytes`, and of libmicrohttpd's memory for it the
+    /// pages the client's bytes have filled, or all of it once a request has ended on it
+    /// (libmicrohttpd clears the whole of it then, so every page is resident).
+    var cost: Int {
+        let whole = ServerConfiguration.connectionMemoryBytes
+        let page = 4096
+        let filled = completedRequests > 0 ? whole : min(whole, (bytesReceived + page - 1) / page * page)
+        return ServerConfiguration.connectionBaseBytes + filled
+    }
+
+    /// Whether the connection's cost may still grow with what the client sends (its first
+    /// request has not ended, and its bytes have not yet filled libmicrohttpd's memory).
+    var costMayGrow: Bool {
+        completedRequests == 0 && bytesReceived < ServerConfiguration.connectionMemoryBytes
+    }
+
+    /// Whether this connection is a better one to close than `other` to make room: the one
+    /// that holds more memory, then the one waiting longer for its request.
+    func isMoreExpendable(than other: ConnectionState) -> Bool {
+        let (mine, theirs) = (cost, other.cost)
+        return mine != theirs ? mine > theirs : phaseStart < other.phaseStart
+    }
 
     init(connection: OpaquePointer, descriptor: Int32, address: String) {
         self.connection = connection

@@ -10,7 +10,11 @@ import Synchronization
 /// every connection, and between two rounds looks after them: a request whose headers, or
 /// whose headers and body, take longer than their deadlines is cut off (`shutdown` of its
 /// socket, on this same thread, so that libmicrohttpd never reuses it meanwhile); a client
-/// that hangs up while the service works on its request has the request's task cancelled.
+/// that hangs up while the service works on its request has the request's task cancelled;
+/// connections are kept within their places and their memory (`ServerCore.admit(_:)`,
+/// `ServerCore.keepWithinConnectionBudget()`), closing the most expendable one without a
+/// request under way, so that slow clients never keep a health probe or an honest client
+/// out.
 /// The thread only moves bytes and keeps budgets: it collects headers and the body,
 /// refuses what is over a limit before reading it (413 from `Content-Length`, 503 once the
 /// bodies held pass the upload budget, 429 past an address's share), parses forms with
@@ -25,7 +29,11 @@ import Synchronization
 public final class HTTPServer: Sendable {
     /// The service that answers.
     public let service: PoemService
-    /// What the server was started with.
+    /// What the server runs with: what it was started with, its `connectionLimit` lowered to
+    /// what the process's limit of open files allows (`connectionsTheFileLimitAllows()`) and to
+    /// what the connection budget holds of light connections
+    /// (`ServerConfiguration.lightConnectionBytes`), so that connections which have sent a page
+    /// or less never need closing for memory.
     public let configuration: ServerConfiguration
     /// The port listened on (the system's choice when `configuration.port` is 0).
     public let port: UInt16
@@ -40,7 +48,14 @@ public final class HTTPServer: Sendable {
     /// - Throws: `ServerError` when the address cannot be bound or libmicrohttpd refuses to
     ///   start.
     public init(service: PoemService, configuration: ServerConfiguration, log: ServerLog) throws(ServerError) {
-        let socket = try ListeningSocket(host: configuration.host, port: configuration.port, backlog: 128)
+        var configuration = configuration
+        configuration.connectionLimit = min(
+            configuration.connectionLimit, Self.connectionsTheFileLimitAllows(),
+            max(1, configuration.connectionBudgetBytes / ServerConfiguration.lightConnectionBytes))
+        // A backlog for bursts: a client that opens hundreds of connections at once would
+        // otherwise overflow 128, and every connection dropped meanwhile (a health probe's
+        // too) waits a second for its SYN to be sent again.
+        let socket = try ListeningSocket(host: configuration.host, port: configuration.port, backlog: 1024)
         let core = ServerCore(service: service, configuration: configuration, log: log)
         let context = Unmanaged.passUnretained(core).toOpaque()
         // No internal thread: the loop thread below calls MHD_run_wait itself.
@@ -92,6 +107,20 @@ public final class HTTPServer: Sendable {
             core.endLoop()
             MHD_stop_daemon(daemon.pointer)
         }
+    }
+
+    /// Descriptors kept for everything but client connections: the listening socket, epoll,
+    /// the log's pipes, the models and images being read, the workers' own.
+    public static let descriptorsBesideConnections = 256
+
+    /// The most connections the process's limit of open files (`RLIMIT_NOFILE`, its soft
+    /// limit) leaves room for beside `descriptorsBesideConnections`; at least 1. Past it
+    /// libmicrohttpd could not accept connections at all.
+    public static func connectionsTheFileLimitAllows() -> Int {
+        var limit = rlimit()
+        let unlimited = rlim_t.max  // RLIM_INFINITY, which Swift does not import
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != unlimited else { return .max }
+        return max(1, Int(clamping: limit.rlim_cur) - descriptorsBesideConnections)
     }
 
     /// The routes a connection past its address's share may still use: liveness, readiness
@@ -156,6 +185,13 @@ final class LoopState: @unchecked Sendable {
     var budget: UploadBudget
     /// When clients were last looked at for having gone.
     var lastGoneCheck = ContinuousClock.now
+    /// When the connections' costs were last measured.
+    var lastCostCheck = ContinuousClock.now
+    /// The connections' cost at the last measure (`ConnectionState.cost`, summed).
+    var connectionBytes = 0
+    /// Whether the connections held more than the connection budget at the last measure with
+    /// none left to close: new requests other than the health routes are refused.
+    var overConnectionBudget = false
 
     init(budget: UploadBudget) {
         self.budget = budget
@@ -220,7 +256,7 @@ final class ServerCore: Sendable {
     func metricsText() -> String {
         metrics.render(
             bufferedBytes: metrics.bufferedBytes.load(ordering: .relaxed), bufferedLimit: configuration.maxBufferedBodyBytes,
-            droppedLogLines: logger.droppedLines)
+            connectionLimitBytes: configuration.connectionBudgetBytes, droppedLogLines: logger.droppedLines)
     }
 
     /// Publishes the bytes held by the upload budget (read by `/metrics`).
@@ -347,6 +383,10 @@ final class ServerCore: Sendable {
                 cut(state, because: "header-timeout")
             }
         }
+        if now - loop.lastCostCheck >= .milliseconds(250) {
+            loop.lastCostCheck = now
+            keepWithinConnectionBudget()
+        }
         guard !waiting.isEmpty, now - loop.lastGoneCheck >= .milliseconds(100) else { return }
         loop.lastGoneCheck = now
         // A suspended connection is not watched by libmicrohttpd: poll its socket for the
@@ -442,21 +482,78 @@ final class ServerCore: Sendable {
     }
 
     /// Takes in a new connection from `state.address`. Past the address's share of
-    /// connections (`connectionLimitPerAddress`), its oldest idle connection is closed to make
-    /// room (an idle connection holds nothing sent whole, and HTTP lets a server close one at
-    /// any time). When every one of them has a request under way, the new one stays open all
-    /// the same: its requests are answered at once (`isFull(_:)`), the health routes as usual
-    /// and the rest 429 with `Retry-After`. Either way the client gets an answer, never the
-    /// reset libmicrohttpd's own limit per address gives.
+    /// connections (`connectionLimitPerAddress`), the address's most expendable connection
+    /// without a request under way (`ConnectionState.isMoreExpendable(than:)`: the one holding
+    /// the most memory, then the one waiting longest for its request) is closed to make room: it
+    /// holds nothing sent whole, and HTTP lets a server close such a connection at any time.
+    /// When every one of them has a request under way, the new one stays open all the same:
+    /// its requests are answered at once (`isFull(_:)`), the health routes as usual and the
+    /// rest 429 with `Retry-After`. Either way the client gets an answer, never the reset
+    /// libmicrohttpd's own limit per address gives.
+    ///
+    /// In the same way, once the connections open reach the reserve
+    /// (`ServerConfiguration.connectionReserve` places below `connectionLimit`), each new one
+    /// closes the most expendable connection of any address, so that libmicrohttpd's own
+    /// limit, past which new connections wait unanswered in the backlog, is not reached while
+    /// slow or idle clients hold places: a health probe or an honest client always gets in,
+    /// and sends its request before it could be the most expendable.
     func admit(_ state: ConnectionState) {
         var open = loop.connectionsByAddress[state.address, default: []]
         open.append(state)
         loop.connectionsByAddress[state.address] = open
         let live = open.filter { $0.cutBecause == nil }
-        guard live.count > configuration.connectionLimitPerAddress,
-            let idle = live.first(where: { $0 !== state && $0.isIdle })
-        else { return }
-        cut(idle, because: "evicted")
+        if live.count > configuration.connectionLimitPerAddress, let victim = Self.mostExpendable(live, except: state) {
+            cut(victim, because: "evicted")
+        }
+        let openAnywhere = loop.connections.values.count { $0.cutBecause == nil }
+        if openAnywhere > configuration.connectionLimit - configuration.connectionReserve,
+            let victim = Self.mostExpendable(loop.connections.values, except: state)
+        {
+            cut(victim, because: "evicted")
+        }
+    }
+
+    /// The connection of `candidates` other than `except`, without a request under way, that
+    /// is best closed to make room.
+    static func mostExpendable(_ candidates: some Sequence<ConnectionState>, except: ConnectionState?) -> ConnectionState? {
+        var best: ConnectionState?
+        for state in candidates where state !== except && state.isIdle {
+            if let chosen = best, !state.isMoreExpendable(than: chosen) { continue }
+            best = state
+        }
+        return best
+    }
+
+    /// Measures what each connection whose cost may still grow has received
+    /// (`snap_poem_bytes_received`), and while the connections together cost more than
+    /// `connectionBudgetBytes`, closes the most expendable ones without a request under way
+    /// that cost more than a light connection (`ServerConfiguration.lightConnectionBytes`: kept
+    /// alive after a request, or holding more than a page of unfinished headers). Light ones
+    /// are never closed for memory: the places are as many as the budget holds of them, and
+    /// among them are the new connections whose requests have yet to arrive (a health
+    /// probe's). When none is left to close and they still cost more, new requests other than
+    /// the health routes are refused (`headersArrived`) until they cost less.
+    func keepWithinConnectionBudget() {
+        var total = 0
+        var idle: [ConnectionState] = []
+        for state in loop.connections.values where state.cutBecause == nil {
+            if state.costMayGrow {
+                let received = snap_poem_bytes_received(state.descriptor)
+                if received >= 0 { state.bytesReceived = Int(received) }
+            }
+            total += state.cost
+            if state.isIdle, state.cost > ServerConfiguration.lightConnectionBytes { idle.append(state) }
+        }
+        if total > configuration.connectionBudgetBytes {
+            for state in idle.sorted(by: { $0.isMoreExpendable(than: $1) }) {
+                total -= state.cost
+                cut(state, because: "evicted")
+                if total <= configuration.connectionBudgetBytes { break }
+            }
+        }
+        loop.connectionBytes = total
+        loop.overConnectionBudget = total > configuration.connectionBudgetBytes
+        metrics.connectionBytes.store(total, ordering: .relaxed)
     }
 
     /// Whether the other connections of `state`'s address already have their share of

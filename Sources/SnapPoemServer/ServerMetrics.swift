@@ -1,7 +1,7 @@
 import Synchronization
 
-/// The server's own counters, added to the service's at `GET /metrics`: connections,
-/// request bodies held, connections cut off, requests abandoned by their clients, refused
+/// The server's own counters, added to the service's at `GET /metrics`: connections and the
+/// memory they may hold, request bodies held, connections cut off, requests abandoned by their clients, refused
 /// uploads and log lines dropped.
 final class ServerMetrics: Sendable {
     /// Connections open now.
@@ -14,16 +14,18 @@ final class ServerMetrics: Sendable {
     let requestTimeouts = Atomic<Int>(0)
     /// Requests cut off because their body stopped arriving for `--idle-timeout`.
     let stalledUploads = Atomic<Int>(0)
-    /// Idle connections closed to make room for a new one from the same address, past its
-    /// share of connections.
+    /// Connections without a request under way closed to make room: past their address's
+    /// share of connections, in the reserve of places, or past the connection memory budget.
     let evicted = Atomic<Int>(0)
+    /// The memory the open connections may hold, as `ConnectionState.cost` counts it.
+    let connectionBytes = Atomic<Int>(0)
     /// Requests whose client hung up while the service worked on them (their work cancelled).
     let abandoned = Atomic<Int>(0)
     /// Uploads refused because the body budget, or the address's share of it, was spent.
     let refusedUploads = Atomic<Int>(0)
 
     /// The lines, in the Prometheus text format.
-    func render(bufferedBytes: Int, bufferedLimit: Int, droppedLogLines: Int) -> String {
+    func render(bufferedBytes: Int, bufferedLimit: Int, connectionLimitBytes: Int, droppedLogLines: Int) -> String {
         var lines: [String] = []
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, Int)]) {
             lines.append("# HELP \(name) \(help)")
@@ -31,6 +33,13 @@ final class ServerMetrics: Sendable {
             for (labels, value) in samples { lines.append("\(name)\(labels) \(value)") }
         }
         metric("snap_poem_connections_open", "gauge", "Client connections open now.", [("", connectionsOpen.load(ordering: .relaxed))])
+        metric(
+            "snap_poem_connection_memory_bytes", "gauge", "Memory the open connections may hold, as the connection budget counts it.",
+            [("", connectionBytes.load(ordering: .relaxed))])
+        metric(
+            "snap_poem_connection_memory_limit_bytes", "gauge",
+            "The connection budget; past it connections without a request under way are closed, most memory first.",
+            [("", connectionLimitBytes)])
         metric("snap_poem_buffered_body_bytes", "gauge", "Request body bytes held now, over all connections.", [("", bufferedBytes)])
         metric(
             "snap_poem_buffered_body_limit_bytes", "gauge", "The most request body bytes held at once; past it uploads get 503.",
@@ -44,7 +53,7 @@ final class ServerMetrics: Sendable {
             ])
         metric(
             "snap_poem_connections_evicted_total", "counter",
-            "Idle connections closed to let in a new one from the same address, which held its share of connections.",
+            "Connections without a request under way closed to make room: past their address's share, in the reserve, or past the connection budget.",
             [("", evicted.load(ordering: .relaxed))])
         metric(
             "snap_poem_requests_abandoned_total", "counter", "Requests whose client hung up before the answer; their work was cancelled.",

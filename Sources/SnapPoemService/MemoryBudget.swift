@@ -84,6 +84,7 @@ public struct MemoryBudget: Sendable, Equatable, CustomStringConvertible {
 /// ```
 /// budget ≥ process + workers × engine memory           (all a worker may load)
 ///        + buffered request bodies                      (arriving or waiting, all connections)
+///        + connections                                  (libmicrohttpd's memory for each)
 ///        + workers × (2 × upload + pixels × bytesPerPixel)   (the images being read)
 ///        + a tenth of the budget                         (headroom: allocator, stacks, answers)
 /// ```
@@ -121,6 +122,11 @@ public struct MemoryPlan: Sendable, Equatable {
     /// The most bytes of request bodies held at once over all connections (arriving or
     /// waiting for an engine); past it new uploads are refused (503) before they are read.
     public let bufferedBodyBytes: Int
+    /// The most memory the open connections may hold at once (`ServerConfiguration`'s
+    /// `connectionBudgetBytes`): a 32nd of the budget, at least 4 MiB. At 1 GiB, 32 MiB:
+    /// 4,096 connections that have sent a few bytes of their headers (8 KiB each), or 248
+    /// that hold all 128 KiB of libmicrohttpd's memory (kept alive after a request).
+    public let connectionBytes: Int
     /// The largest request body.
     public let maxUploadBytes: Int
     /// Recognition workers.
@@ -133,7 +139,8 @@ public struct MemoryPlan: Sendable, Equatable {
     /// `engineBytesPerWorker` each, and uploads of at most `maxUploadBytes`.
     ///
     /// Request bodies get an eighth of the budget, but room for at least two of the largest
-    /// upload per worker; the images in work share what is left after the headroom.
+    /// upload per worker; connections a 32nd; the images in work share what is left after the
+    /// headroom.
     ///
     /// - Throws: `MemoryPlanError` when the budget cannot hold the engines, the bodies and an
     ///   image of `smallestPixelLimit` per worker.
@@ -147,7 +154,8 @@ public struct MemoryPlan: Sendable, Equatable {
         self.engineBytesPerWorker = engineBytesPerWorker
         self.maxUploadBytes = maxUploadBytes
         bufferedBodyBytes = max(budget.bytes / 8, 2 * workers * maxUploadBytes)
-        let fixed = Self.processBytes + workers * engineBytesPerWorker
+        connectionBytes = max(4 << 20, budget.bytes / 32)
+        let fixed = Self.processBytes + workers * engineBytesPerWorker + connectionBytes
         let headroom = budget.bytes / 10
         let perWorker = (budget.bytes - fixed - headroom - bufferedBodyBytes) / workers - 2 * maxUploadBytes
         let pixels = perWorker / Self.bytesPerPixel
@@ -164,7 +172,7 @@ public struct MemoryPlan: Sendable, Equatable {
 
     /// The most memory the plan lets the service hold: every piece at its bound.
     public var plannedPeakBytes: Int {
-        Self.processBytes + workers * engineBytesPerWorker + bufferedBodyBytes
+        Self.processBytes + workers * engineBytesPerWorker + bufferedBodyBytes + connectionBytes
             + workers * (2 * maxUploadBytes + maxPixels * Self.bytesPerPixel)
     }
 }

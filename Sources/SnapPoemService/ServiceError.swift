@@ -101,7 +101,8 @@ public struct ServiceError: Error, Sendable, Equatable {
             case .tooManyRequests:
                 "This client address already holds its share of the engines and queue, or of the upload budget; Retry-After says when to try again."
             case .internalError: "The engine itself failed."
-            case .busy: "Every engine is busy and the queue is full; Retry-After says when to try again."
+            case .busy:
+                "Every engine is busy and the queue is full, or the connections hold all the memory they may; Retry-After says when to try again."
             case .shuttingDown: "The server is stopping; Retry-After says when to try again (elsewhere)."
             case .outOfMemory: "The server ran short of memory while reading this image; another try may fit (Retry-After)."
             case .tooManyUploads:
@@ -248,6 +249,16 @@ public struct ServiceError: Error, Sendable, Equatable {
             .tooManyRequests,
             message:
                 "this address already has \(limit) connections with a request under way, its share of the server; try again in \(retryAfterSeconds) s",
+            retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// 503: the server's connections hold all the memory they may (`limitBytes`), each with a
+    /// request under way.
+    public static func connectionsFull(limitBytes: Int, retryAfterSeconds: Int) -> ServiceError {
+        ServiceError(
+            .busy,
+            message:
+                "the server's connections hold \(ByteCount(limitBytes)), all the memory they may, each with a request under way; try again in \(retryAfterSeconds) s",
             retryAfterSeconds: retryAfterSeconds)
     }
 

@@ -361,7 +361,8 @@ struct HostileClientTests {
 
     @Test("Behind a page whose layout analysis runs for minutes, the next request waits at most the service's time limit: 503 busy")
     func queueWaitBounded() async throws {
-        try await ServerProcess.with(["--jobs", "1", "--timeout", "2", "--max-marks", "none"]) { server in
+        // 1100 MB: a pixel limit over the page's 39.7 megapixels (37.4 at 1 GiB and --jobs 1).
+        try await ServerProcess.with(["--jobs", "1", "--timeout", "2", "--max-marks", "none", "--memory-mb", "1100"]) { server in
             let port = server.port
             // 118 000 small marks, let through (--max-marks none): layout analysis, which
             // cannot be stopped, runs for minutes after the time limit has answered.
@@ -394,7 +395,8 @@ struct HostileClientTests {
 
     @Test("By default that page is refused for its marks before an engine sees it (422), and the next request is read at once")
     func tooManyMarksRefused() async throws {
-        try await ServerProcess.with(["--jobs", "1"]) { server in
+        // 1100 MB: a pixel limit over the page's 39.7 megapixels (37.4 at 1 GiB and --jobs 1).
+        try await ServerProcess.with(["--jobs", "1", "--memory-mb", "1100"]) { server in
             let port = server.port
             let hostile = try await RawHTTPClient.post(
                 port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData("hostile-layout.png"))

@@ -15,11 +15,14 @@ struct MemoryPlanTests {
         #expect(MemoryBudget.parseLimit("-1") == nil)
     }
 
-    @Test("The plan for two workers of one engine each, 20 MB uploads and 1 GiB give about 24 megapixels and 128 MB of uploads")
+    @Test(
+        "The plan for two workers of one engine each, 20 MB uploads and 1 GiB give about 22.6 megapixels, 128 MB of uploads and 32 MB of connections"
+    )
     func defaults() throws {
         let plan = try MemoryPlan(budget: MemoryBudget(bytes: 1 << 30), workers: 2, maxUploadBytes: 20 << 20)
         #expect(plan.bufferedBodyBytes == 128 << 20)
-        #expect((23_000_000...25_000_000).contains(plan.maxPixels), "\(plan.maxPixels)")
+        #expect(plan.connectionBytes == 32 << 20)
+        #expect((22_000_000...23_000_000).contains(plan.maxPixels), "\(plan.maxPixels)")
         // Everything at its bound, and the tenth kept free, fits the budget.
         #expect(plan.plannedPeakBytes + (1 << 30) / 10 <= 1 << 30)
     }
@@ -78,6 +81,7 @@ struct MemoryPlanTests {
             (.tooManyUploads(limitBytes: 128 << 20, retryAfterSeconds: 3), 503, "too_many_uploads"),
             (.addressUploadsBusy(limitBytes: 32 << 20, retryAfterSeconds: 3), 429, "too_many_requests"),
             (.tooManyRequests(places: 4, retryAfterSeconds: 3), 429, "too_many_requests"),
+            (.connectionsFull(limitBytes: 32 << 20, retryAfterSeconds: 3), 503, "busy"),
         ]
         for (error, status, code) in errors {
             #expect(error.status == status)
