@@ -1,3 +1,4 @@
+import CHeif
 import CTesseract
 import CTesseractShim
 import Foundation
@@ -44,6 +45,9 @@ import Foundation
 ///   does not follow the count of marks, so no bound decided before the work could hold
 ///   with it. The text of the benchmark and sample images is unchanged without it
 ///   (BENCHMARKS.md, "A bound on layout analysis").
+/// - libheif is initialised once (`heif_init`), the first time a HEIC or AVIF file is met, and
+///   never deinitialised: on libheif 1.19 (Debian 13) that loads its decoder plugins from
+///   its plugin folder; on 1.15 (Debian 12) the decoders are built in and it loads none.
 enum LibrarySetup {
     /// Runs the one-time, process-wide set-up. Cheap after the first call.
     static func ensure() {
@@ -54,6 +58,16 @@ enum LibrarySetup {
         setMsgSeverity(Int32(L_SEVERITY_NONE))
         snap_poem_quiet_codecs()
         snap_poem_use_prefaulted_image_memory()
+    }()
+
+    /// Initialises libheif once (`heif_init`): its decoder plugins are loaded. Cheap after
+    /// the first call.
+    static func ensureHEIF() {
+        _ = heifOnce
+    }
+
+    private static let heifOnce: Void = {
+        _ = heif_init(nil)
     }()
 
     private typealias SetMaxActiveLevels = @convention(c) (Int32) -> Void
