@@ -122,7 +122,7 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .unreadableFolder(let path, let reason):
             return "\(path): cannot read the folder (\(reason))"
         case .noImagesInFolder(let path):
-            return "\(path): no images in this folder (looked for .png, .jpg, .tif, .webp, .bmp, .gif, .pnm, .jp2 files)"
+            return "\(path): no images in this folder (looked for .png, .jpg, .tif, .webp, .bmp, .gif, .pnm, .jp2, .heic, .avif files)"
         case .workerFailed(let path, let reason):
             return "\(path): \(reason)"
         case .notARegularFile(let path, let kind):
