@@ -267,7 +267,7 @@ public struct ServiceError: Error, Sendable, Equatable {
             self.init(.unsupportedMediaType, message: error.description)
         case .corruptImage:
             self.init(.damagedImage, message: error.description)
-        case .imageTooLarge:
+        case .imageTooLarge, .tooManyPages, .pagesTooLarge:
             self.init(.imageTooLarge, message: error.description)
         case .tooManyMarks:
             self.init(.tooManyMarks, message: error.description)

@@ -272,8 +272,21 @@ public enum ImageDecoder {
             found = leptonicaHeader(of: data)
         }
         guard let header = found else { throw .corruptImage(path: name, format: format.displayName) }
-        // The pixel limit is planned at ImageLimits.plannedBytesPerPixel; an image whose decoder
-        // holds more a pixel (JPEG 2000, a 16-bit or CMYK TIFF) is allowed that many fewer.
+        try checkSize(
+            width: header.width, height: header.height, decodingBytesPerPixel: decodingBytesPerPixel, format: format, name: name,
+            limits: limits)
+        return (format, header, pageCount, decodable, decodingBytesPerPixel)
+    }
+
+    /// Checks a declared size against `limits`: the pixel limit, planned at
+    /// `ImageLimits.plannedBytesPerPixel`, is allowed proportionally fewer pixels for a decoder
+    /// that holds more a pixel (JPEG 2000, a 16-bit or CMYK TIFF); and the side limit.
+    ///
+    /// - Throws: `SnapPoemError.imageTooLarge` naming `name`.
+    static func checkSize(
+        width: Int, height: Int, decodingBytesPerPixel: Int, format: ImageFormat, name: String, limits: ImageLimits
+    ) throws(SnapPoemError) {
+        let header = (width: width, height: height)
         let planned = ImageLimits.plannedBytesPerPixel
         let allowedPixels =
             decodingBytesPerPixel <= planned
@@ -288,7 +301,6 @@ public enum ImageDecoder {
             throw .imageTooLarge(
                 path: name, width: header.width, height: header.height, limit: "\(pixelLimit) and \(limits.maxSide) pixels a side")
         }
-        return (format, header, pageCount, decodable, decodingBytesPerPixel)
     }
 
     /// The size in Leptonica's header reader (`pixReadHeaderMem`), or nil when it cannot
