@@ -187,6 +187,61 @@ def make_heif(out):
     heif_enc(out / "Lenore.png", d / "Lenore.avif", "-A", "-q", "40")
 
 
+def make_fuzz_seeds(out):
+    """Small HEIF files for the libFuzzer target 'heif' (Fuzz/Targets/heif.swift), written to
+    Fuzz/Corpus/heif/ beside this folder: a corner of the stanza as HEIC (8-bit, 10-bit,
+    with alpha, turned, mirrored) and as AVIF, each under 8 KB."""
+    seeds = out.parent / "Fuzz" / "Corpus" / "heif"
+    seeds.mkdir(parents=True, exist_ok=True)
+    d = out / "formats"
+    corner = Image.open(d / "stanza-rgb8.png").convert("RGB").crop((40, 30, 168, 94))
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        corner.save(tmp / "corner.png")
+        corner.convert("RGBA").save(tmp / "corner-alpha.png")
+        corner.transpose(Image.ROTATE_90).save(tmp / "turned.png")
+        heif_enc(tmp / "corner.png", seeds / "corner.heic", "-q", "30")
+        heif_enc(tmp / "corner.png", seeds / "corner-10bit.heic", "-q", "30", "-b", "10")
+        heif_enc(tmp / "corner-alpha.png", seeds / "corner-alpha.heic", "-q", "30")
+        heif_enc(tmp / "corner.png", seeds / "corner.avif", "-A", "-q", "30")
+        heif_enc(tmp / "turned.png", tmp / "turned.heic", "-q", "30")
+        turned = (tmp / "turned.heic").read_bytes()
+        (seeds / "corner-irot.heic").write_bytes(add_transform(turned, [("irot", b"\x03")]))
+        (seeds / "corner-irot-imir.heic").write_bytes(add_transform(turned, [("irot", b"\x01"), ("imir", b"\x00")]))
+
+
+def make_tiff_seeds(out):
+    """Small multi-page TIFFs for the libFuzzer target 'tiffpages' (Fuzz/Targets/tiffpages.swift),
+    written to Fuzz/Corpus/tiffpages/: three pages of a corner of the stanza (RGB, grey, black
+    and white; LZW, and big-endian uncompressed), one page G4, a chain that loops back to its
+    first directory, and one whose second directory claims 30000 x 30000 pixels."""
+    seeds = out.parent / "Fuzz" / "Corpus" / "tiffpages"
+    seeds.mkdir(parents=True, exist_ok=True)
+    corner = Image.open(out / "formats" / "stanza-rgb8.png").convert("RGB").crop((40, 30, 104, 62))
+    grey = corner.convert("L")
+    bw = grey.point(lambda v: 255 if v > 150 else 0).convert("1", dither=Image.NONE)
+    corner.save(seeds / "three-lzw.tif", compression="tiff_lzw", save_all=True, append_images=[grey, bw])
+    corner.save(seeds / "three-raw-be.tif", save_all=True, append_images=[grey, bw], big_endian=True)
+    bw.save(seeds / "one-g4.tif", compression="group4")
+    two = bytearray((seeds / "three-lzw.tif").read_bytes())
+    # the chain: header -> first directory -> ...; point the second directory's "next" at the first
+    first = struct.unpack("<I", two[4:8])[0]
+    count = struct.unpack("<H", two[first:first + 2])[0]
+    second = struct.unpack("<I", two[first + 2 + 12 * count:first + 6 + 12 * count])[0]
+    count2 = struct.unpack("<H", two[second:second + 2])[0]
+    looped = bytearray(two)
+    looped[second + 2 + 12 * count2:second + 6 + 12 * count2] = struct.pack("<I", first)
+    (seeds / "loop.tif").write_bytes(bytes(looped))
+    huge = bytearray(two)
+    for index in range(count2):
+        entry = second + 2 + 12 * index
+        tag, kind = struct.unpack("<HH", huge[entry:entry + 4])
+        if tag in (256, 257):
+            huge[entry + 2:entry + 4] = struct.pack("<H", 4)
+            huge[entry + 8:entry + 12] = struct.pack("<I", 30000)
+    (seeds / "claims-huge.tif").write_bytes(bytes(huge))
+
+
 def make_three_poems(out):
     """poems-3page.tif: three poems, one a page (Lenore's first two stanzas in RGB, The
     Tyger's first two in grey, Hope in black and white), LZW; a ground truth for each page
@@ -214,6 +269,8 @@ def main():
     out = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else HERE
     make_heif(out)
     make_three_poems(out)
+    make_fuzz_seeds(out)
+    make_tiff_seeds(out)
 
 
 if __name__ == "__main__":

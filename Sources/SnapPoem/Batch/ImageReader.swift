@@ -87,11 +87,13 @@ public struct ImageReader: Sendable {
         let rendered = request.render(poem, stamp: .now())
         let status: ImageOutcome.Status =
             rendered.document == nil ? .failed(.output) : poem.page.timedOut ? .timedOut : .ok
-        return ImageOutcome(
+        var outcome = ImageOutcome(
             status: status, document: rendered.document, images: rendered.images, diagnostics: rendered.diagnostics,
             contentHash: contentHash, timings: poem.timings, totalTime: clock.now - start,
             coverage: poem.coverage.map(ManifestEntry.Coverage.init),
             meanConfidence: poem.page.meanConfidence, hasText: poem.page.hasText)
+        outcome.pageCount = 1
+        return outcome
     }
 }
 
