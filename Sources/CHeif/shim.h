@@ -11,15 +11,20 @@
 /// `max_side` pixels a side, `max_pixels` pixels in all, and `max_block_bytes` for one block
 /// of memory libheif takes for the file's boxes or planes. From libheif 1.19 on through its
 /// security limits (`heif_context_get_security_limits`: the image area and the largest
-/// memory block; the context keeps its other defaults); before, libheif has only
-/// `heif_context_set_maximum_image_size_limit`, a bound on each side.
+/// memory block, each only ever lowered; the context keeps its other defaults); before,
+/// libheif has only `heif_context_set_maximum_image_size_limit`, a bound on each side.
 static inline void snap_poem_heif_set_limits(struct heif_context *context, int max_side, uint64_t max_pixels,
                                              uint64_t max_block_bytes) {
 #if LIBHEIF_NUMERIC_VERSION >= ((1 << 24) | (19 << 16))
+    // Only ever tightened: libheif's own defaults stand where they are stricter (0 is none).
     struct heif_security_limits *limits = heif_context_get_security_limits(context);
     if (limits != 0) {
-        limits->max_image_size_pixels = max_pixels;
-        limits->max_memory_block_size = max_block_bytes;
+        if (limits->max_image_size_pixels == 0 || max_pixels < limits->max_image_size_pixels) {
+            limits->max_image_size_pixels = max_pixels;
+        }
+        if (limits->max_memory_block_size == 0 || max_block_bytes < limits->max_memory_block_size) {
+            limits->max_memory_block_size = max_block_bytes;
+        }
     }
     (void)max_side;
 #else

@@ -16,6 +16,7 @@ import Foundation
 /// let document = try ImageDocument(fileAt: "booklet.tif")
 /// for number in 1...document.pageCount {
 ///     let (image, facts) = try document.decodePage(number)
+///     print("page \(facts.pageNumber): \(image.width)×\(image.height)")
 /// }
 /// ```
 ///
@@ -52,7 +53,8 @@ public struct ImageDocument: Sendable {
             let pages = TIFFDirectory.pages(of: data)
             directories = pages
             if pages.continues || pages.sizes.count > limits.maxPages {
-                throw .tooManyPages(path: name, pages: pages.sizes.count, limit: limits.maxPages)
+                let count = pages.continues ? "\(pages.sizes.count) or more" : "\(pages.sizes.count)"
+                throw .tooManyPages(path: name, pages: count, limit: limits.maxPages)
             }
             sizes = pages.sizes
             if sizes.count > 1 {
@@ -64,7 +66,9 @@ public struct ImageDocument: Sendable {
                 }
                 let total = sizes.reduce(0) { sum, size in sum + (size.map { $0.width * $0.height } ?? 0) }
                 if total > limits.maxDocumentPixels {
-                    throw .pagesTooLarge(path: name, pages: sizes.count, pixels: total, limit: limits.maxDocumentPixels)
+                    throw .pagesTooLarge(
+                        path: name, pages: sizes.count, pixels: ImageLimits.describe(pixels: total),
+                        limit: ImageLimits.describe(pixels: limits.maxDocumentPixels))
                 }
             }
         }

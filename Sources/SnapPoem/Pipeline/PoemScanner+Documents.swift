@@ -12,6 +12,7 @@ extension PoemScanner {
     /// being read and the ones after it.
     ///
     /// ```swift
+    /// let scanner = try await PoemScanner(replacing: ["Lenore": "Alex"])
     /// let document = try await scanner.scanDocument(fileAt: "booklet.tif") { progress in
     ///     print("page \(progress.page) of \(progress.pageCount): \(progress.percent) %")
     /// }

@@ -21,12 +21,13 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
     case corruptImage(path: String, format: String)
     /// The image is larger than the pixel budget; nothing was decoded.
     case imageTooLarge(path: String, width: Int, height: Int, limit: String)
-    /// A multi-page file holds more pages than `ImageLimits.maxPages` (`pages` is the count,
-    /// or `TIFFDirectory.maximumPages` when counting stopped there); nothing was decoded.
-    case tooManyPages(path: String, pages: Int, limit: Int)
+    /// A multi-page file holds more pages than `ImageLimits.maxPages`; nothing was decoded.
+    /// `pages` is the count as shown ("10000", or "100000 or more" where counting stopped).
+    case tooManyPages(path: String, pages: String, limit: Int)
     /// The pages of a multi-page file hold more pixels together than
     /// `ImageLimits.maxDocumentPixels`, from the sizes they declare; nothing was decoded.
-    case pagesTooLarge(path: String, pages: Int, pixels: Int, limit: Int)
+    /// `pixels` and `limit` as shown ("1200 megapixels").
+    case pagesTooLarge(path: String, pages: Int, pixels: String, limit: String)
     /// A language specification such as `"eng+"` is malformed.
     case invalidLanguage(specification: String, reason: String)
     /// A requested language has no `.traineddata` in the tessdata folder.
@@ -103,12 +104,11 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .imageTooLarge(let path, let width, let height, let limit):
             return "\(path): image is \(width)×\(height) pixels, over the limit of \(limit); scale it down first"
         case .tooManyPages(let path, let pages, let limit):
-            let count = pages >= TIFFDirectory.maximumPages ? "\(pages) or more" : "\(pages)"
             return
-                "\(path): the file holds \(count) pages, over the limit of \(limit) pages a file; nothing was read: split it (tiffsplit) and read the parts as a batch"
+                "\(path): the file holds \(pages) pages, over the limit of \(limit) pages a file; nothing was read: split it (tiffsplit) and read the parts as a batch"
         case .pagesTooLarge(let path, let pages, let pixels, let limit):
             return
-                "\(path): the file's \(pages) pages hold \(ImageLimits.describe(pixels: pixels)) together, over the limit of \(ImageLimits.describe(pixels: limit)) a file; nothing was read: split it (tiffsplit) and read the parts as a batch"
+                "\(path): the file's \(pages) pages hold \(pixels) together, over the limit of \(limit) a file; nothing was read: split it (tiffsplit) and read the parts as a batch"
         case .invalidLanguage(let specification, let reason):
             return "language '\(specification)': \(reason)"
         case .languageNotAvailable(let language, let tessdata, let available):
