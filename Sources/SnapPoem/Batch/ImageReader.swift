@@ -36,7 +36,12 @@ public struct ImageReader: Sendable {
     /// - Parameters:
     ///   - job: the image to read and where its outcome goes.
     ///   - progress: recognition progress, 0–100, from another thread.
-    public func read(_ job: BatchJob, progress: (@Sendable (Int) -> Void)? = nil) async -> ImageOutcome {
+    ///   - pageStarted: called as each page of a multi-page file after the first starts,
+    ///     with its number (a batch worker tells its supervisor, whose per-image limit then
+    ///     starts again for the page).
+    public func read(
+        _ job: BatchJob, progress: (@Sendable (Int) -> Void)? = nil, pageStarted: (@Sendable (Int) -> Void)? = nil
+    ) async -> ImageOutcome {
         let clock = ContinuousClock()
         let start = clock.now
         let input = job.input
@@ -66,7 +71,8 @@ public struct ImageReader: Sendable {
             switch try decoded.get() {
             case .image(let single): (image, facts) = single
             case .pages(let document):
-                return await read(document, job: job, contentHash: hash, start: start, progress: progress)
+                return await read(
+                    document, job: job, contentHash: hash, start: start, progress: progress, pageStarted: pageStarted)
             }
             let decodeTime = clock.now - start
             var scanned = try await scanner.scan(image, facts: facts, name: name, progress: progress)
@@ -107,13 +113,18 @@ extension ImageReader {
     /// Reads every page of `document` and renders them as one document.
     private func read(
         _ document: ImageDocument, job: BatchJob, contentHash: String?, start: ContinuousClock.Instant,
-        progress: (@Sendable (Int) -> Void)?
+        progress: (@Sendable (Int) -> Void)?, pageStarted: (@Sendable (Int) -> Void)?
     ) async -> ImageOutcome {
         let clock = ContinuousClock()
         var scanned: ScannedDocument
         do throws(SnapPoemError) {
             var pageProgress: (@Sendable (DocumentProgress) -> Void)?
-            if let progress { pageProgress = { made in progress(made.percent) } }
+            if progress != nil || pageStarted != nil {
+                pageProgress = { made in
+                    progress?(made.percent)
+                    if made.pagePercent == 0, made.page > 1 { pageStarted?(made.page) }
+                }
+            }
             scanned = try await scanner.scan(document, progress: pageProgress)
         } catch {
             return .failed(error, contentHash: contentHash, totalTime: clock.now - start)
