@@ -204,6 +204,9 @@ def make_fuzz_seeds(out):
         heif_enc(tmp / "corner.png", seeds / "corner-10bit.heic", "-q", "30", "-b", "10")
         heif_enc(tmp / "corner-alpha.png", seeds / "corner-alpha.heic", "-q", "30")
         heif_enc(tmp / "corner.png", seeds / "corner.avif", "-A", "-q", "30")
+        # two top-level images (as a burst holds several): the first is the primary one
+        subprocess.run([HEIF_ENC, "-q", "30", "-o", str(seeds / "corner-two-images.heic"), str(tmp / "corner.png"),
+                        str(tmp / "turned.png")], check=True, stdout=subprocess.DEVNULL)
         heif_enc(tmp / "turned.png", tmp / "turned.heic", "-q", "30")
         turned = (tmp / "turned.heic").read_bytes()
         (seeds / "corner-irot.heic").write_bytes(add_transform(turned, [("irot", b"\x03")]))

@@ -46,6 +46,9 @@ enum HEIFDecoder {
         var hasAlpha: Bool
         /// The turn libheif applies (`irot`, `imir`), as the EXIF orientation that asks for it.
         var orientation: ExifOrientation
+        /// How many top-level images the file holds (a burst, a collection); the primary
+        /// one is read.
+        var imageCount: Int
     }
 
     /// The installed libheif's version, e.g. `1.15.1`.
@@ -151,7 +154,8 @@ enum HEIFDecoder {
             let stored = structure.storedSize ?? (turned ? (height, width) : (width, height))
             let header = Header(
                 width: width, height: height, storedWidth: stored.width, storedHeight: stored.height,
-                hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0, orientation: structure.orientation)
+                hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0, orientation: structure.orientation,
+                imageCount: max(1, Int(heif_context_get_number_of_top_level_images(context))))
             return body(header, handle)
         }
         return try result.get()

@@ -134,8 +134,11 @@ public enum ImageDecoder {
         } catch {
             throw error.naming(name)
         }
+        let warnings =
+            header.imageCount > 1 ? ["the \(format.displayName) holds \(header.imageCount) images; only the primary one is read"] : []
         let facts = ImageFacts(
-            format: format, storedWidth: header.storedWidth, storedHeight: header.storedHeight, orientation: header.orientation)
+            format: format, storedWidth: header.storedWidth, storedHeight: header.storedHeight, orientation: header.orientation,
+            pageCount: header.imageCount, warnings: warnings)
         return (PoemImage(pix: pix), facts)
     }
 

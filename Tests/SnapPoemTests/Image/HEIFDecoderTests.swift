@@ -109,6 +109,15 @@ struct HEIFDecoderTests {
         #expect(error?.description.contains("a HEIF image sequence without a still image") == true)
     }
 
+    @Test("Of a HEIC holding several images (a burst), the primary one is read, with a warning naming the count")
+    func primaryOfSeveral() throws {
+        let path = Fixtures.root.appendingPathComponent("Fuzz/Corpus/heif/corner-two-images.heic").path
+        let (image, facts) = try ImageDecoder.decode(fileAt: path)
+        #expect((image.width, image.height) == (128, 64))
+        #expect(facts.pageCount == 2)
+        #expect(facts.warnings == ["the HEIC holds 2 images; only the primary one is read"])
+    }
+
     @Test("Formats are told apart by their brands")
     func brands() {
         #expect(HEIFStructure.format(major: "heic", compatible: ["mif1", "heic"]) == .heic)
