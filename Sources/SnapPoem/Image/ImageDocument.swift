@@ -64,7 +64,13 @@ public struct ImageDocument: Sendable {
                     sizes[index] = Self.libtiffSize(
                         of: TIFFDirectory.startingAt(pages.offsets[index], of: data, littleEndian: pages.littleEndian))
                 }
-                let total = sizes.reduce(0) { sum, size in sum + (size.map { $0.width * $0.height } ?? 0) }
+                // Declared sides go up to 2^32 each: the sum saturates rather than overflow.
+                let ceiling = 1 << 60
+                let total = sizes.reduce(0) { sum, size in
+                    guard let size else { return sum }
+                    let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+                    return overflow ? ceiling : min(ceiling, sum + min(pixels, ceiling))
+                }
                 if total > limits.maxDocumentPixels {
                     throw .pagesTooLarge(
                         path: name, pages: sizes.count, pixels: ImageLimits.describe(pixels: total),

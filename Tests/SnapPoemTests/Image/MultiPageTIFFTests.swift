@@ -133,6 +133,9 @@ struct MultiPageTIFFTests {
         ) {
             try ImageDocument(data: data, name: "big.tif")
         }
+        // Sides of 2^32 - 1 (what a LONG holds) are counted without overflow (found by fuzzing).
+        let widest = Self.declaredPages([(0xFFFF_FFFF, 0xFFFF_FFFF), (0xFFFF_FFFF, 0xFFFF_FFFF)])
+        #expect(throws: SnapPoemError.self) { try ImageDocument(data: widest, name: "wide.tif") }
         // Under the total, each page is still held to the per-image limit when it is decoded.
         let document = try ImageDocument(data: data, name: "big.tif", limits: ImageLimits(maxDocumentPixels: 2_000_000_000))
         #expect(throws: SnapPoemError.self) { try document.decodePage(1) }
