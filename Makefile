@@ -15,6 +15,10 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev libjpeg-dev tesseract-ocr python3
 # snap-poem serve is built on libmicrohttpd.
 APT_PACKAGES += libmicrohttpd-dev
+# HEIC and AVIF are decoded by libheif. Debian 12's libheif 1.15 has its HEVC and AV1 decoders
+# built in; from Debian 13 (libheif 1.19) they are plugins that libheif1 only recommends.
+APT_PACKAGES += libheif-dev
+APT_PACKAGES += $(shell grep -qs '^VERSION_CODENAME=bookworm' /etc/os-release || echo libheif-plugin-libde265 libheif-plugin-dav1d)
 SWIFT_BUILD_FLAGS ?=
 # Batches on a real scheduler (make test-deploy, run by make test): a one-node Slurm cluster
 # (slurm-wlm, munge); kubernetes-validate comes with deps-service's virtualenv.

@@ -36,6 +36,14 @@ let package = Package(
             pkgConfig: "lept",
             providers: [.apt(["libleptonica-dev"])]
         ),
+        // libheif, which decodes HEIC and AVIF (Debian libheif-dev: 1.15 on Debian 12, 1.19 on
+        // 13, whose AV1 and HEVC decoders are the plugins libheif-plugin-dav1d and
+        // libheif-plugin-libde265). Only `SnapPoem`'s Image/HEIFDecoder.swift imports it.
+        .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
         // Spawning batch workers (posix_spawn with exact file descriptors): a header-only shim
         // over calls that Swift's Glibc module hides. Only `SnapPoem`'s Batch/ imports it.
         .systemLibrary(name: "CProcessControl"),
@@ -56,7 +64,7 @@ let package = Package(
         // (`WorkerFault`), compiled into debug builds only; release builds have none.
         .target(
             name: "SnapPoem",
-            dependencies: ["CTesseract", "CTesseractShim", "CProcessControl"],
+            dependencies: ["CTesseract", "CTesseractShim", "CProcessControl", "CHeif"],
             swiftSettings: [.define("SNAP_POEM_TEST_HOOKS", .when(configuration: .debug))]
         ),
         // libmicrohttpd, the HTTP server library under `snap-poem serve` (Debian libmicrohttpd-dev).
