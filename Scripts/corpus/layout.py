@@ -57,6 +57,14 @@ FACES = {
     },
 }
 PATHS = {key: path for faces in FACES.values() for key, path in faces.items()}
+PACKAGES = ("fonts-linuxlibertine fonts-freefont-ttf fonts-urw-base35 fonts-texgyre fonts-ebgaramond "
+            "fonts-dejavu-core fonts-dejavu-extra fonts-dancingscript")
+
+
+def missing_fonts():
+    import os
+
+    return sorted(path for path in PATHS.values() if not os.path.exists(path))
 STYLE_OF = {key: style for style, faces in FACES.items() for key in faces}
 ITALIC_OF = {"roman": "italic", "sans": "italic", "bold": "italic", "italic": "italic", "script": "italic"}
 

@@ -10,10 +10,11 @@ stanza breaks as blank lines) and OUT_DIR/index.tsv and index.json (per image: i
 part, language, the muse's name in the text and how often it occurs there, the poem, the
 faces, the x-height, and every condition with the values drawn for it).
 
-An image's id is CLASS-NNN. Its part ('tune' or 'holdout', about 40 % held out) is a stable
-hash of the id alone (`part_of`), so the split never changes when parameters, counts or seeds
-change; its parameters come from a generator seeded with (seed, id), so image CLASS-007 is the
-same whatever --count is. The held-out images also use only held-out poems (texts.poem_part).
+An image's id is CLASS-NNN. Its part ('tune' or 'holdout', 40 % of every class held out) is
+decided by a stable hash of the id alone (`part_of`), so the split never changes when
+parameters, counts or seeds change; so is its language (a third French, `language_of`). Its
+parameters come from a generator seeded with (seed, id), so image CLASS-007 is the same
+whatever --count is. The held-out images also use only held-out poems (texts.poem_part).
 Tune the pipeline on the 'tune' part; quote figures from the 'holdout' part. See README.md.
 
 Debian packages: python3-pil python3-numpy fonts-linuxlibertine fonts-freefont-ttf
@@ -57,7 +58,6 @@ EXCLUDES = {
     "low-res": {"phone-4032"},
 }
 LAYOUT_FEATURES = ["drop-cap", "centred", "line-numbers", "two-poems", "spaced-title", "epigraph", "footnote"]
-HOLDOUT_SHARE = 0.4
 REF = 40.0  # the body size at which a page is composed first, to size it
 
 PAPERS = {
@@ -73,7 +73,23 @@ TABLES = {"dark-wood": (64, 50, 42), "walnut": (46, 34, 28), "grey-desk": (92, 9
 
 
 def part_of(image_id):
-    return "holdout" if texts.stable_share(image_id) < HOLDOUT_SHARE else "tune"
+    """'holdout' or 'tune', from the id alone. A class's images are taken in blocks of five by
+    index, and a hash of (class, block) picks the two of each block that are held out: 40 %
+    in every class (a hash of each id alone left some classes with 2 of 16 held out), and
+    image CLASS-NNN's part never depends on parameters, counts or the seed."""
+    return "holdout" if _picked(image_id, 5, 2, "part") else "tune"
+
+
+def language_of(image_id):
+    """'fr' for one image in every three of a class (a hash of (class, block) picks which)."""
+    return "fr" if _picked(image_id, 3, 1, "language") else "en"
+
+
+def _picked(image_id, block_size, picks, what):
+    cls, number = image_id.rsplit("-", 1)
+    block, position = divmod(int(number), block_size)
+    order = sorted(range(block_size), key=lambda k: texts.stable_share(f"{what}/{cls}/{block}/{k}"))
+    return position in order[:picks]
 
 
 def allocate(count):
@@ -126,6 +142,13 @@ def layout_spec(rng, poems, style, features, book=False):
         "line_numbers": rng.choice(["left", "right"]) if "line-numbers" in features else None,
         "poems": poems,
     }
+    for poem in poems:
+        # A name only in the title would be lost to a spaced or capitalised title: a
+        # dedication carries it too (no draw, so no other image changes).
+        name = texts.POEMS[poem["key"]][3]
+        if name and spec["title_style"] != "plain" and not poem.get("dedication") and not any(
+                texts.count_name(line, name) for line in poem["lines"][1:]):
+            poem["dedication"] = texts.DEDICATIONS[texts.POEMS[poem["key"]][1]][0].format(name)
     if spec["drop_cap"] and spec["body_align"] == "c":
         spec["body_align"] = "l"
     language = "fr" if texts.POEMS[poems[0]["key"]][1] == "fr" else "en"
@@ -142,15 +165,14 @@ def layout_spec(rng, poems, style, features, book=False):
     return spec
 
 
-def choose_text(rng, part, cls, features):
-    language = "fr" if rng.random() < 1 / 3 else "en"
+def choose_text(rng, part, language, features):
     two = "two-poems" in features
     key = rng.choice(texts.pool(part, language, short_lines=two))
     poems = [poem_entry(rng, key, language)]
     if two:
         others = [k for k in texts.pool(part, language, short_lines=True) if k != key and not texts.POEMS[k][3]]
         poems.append(poem_entry(rng, rng.choice(others), language, muse=False))
-    return language, poems
+    return poems
 
 
 def draw_features(rng, cls):
@@ -480,7 +502,8 @@ def make_image(seed, cls, index, out, small=False):
     features = draw_features(rng, cls)
     style = draw_style(rng, cls)
     conds = draw_conditions(rng, cls)
-    language, poems = choose_text(rng, part, cls, features)
+    language = language_of(image_id)
+    poems = choose_text(rng, part, language, features)
     spec = layout_spec(rng, poems, style, features, book="book" in conds)
     if "screen" in conds:
         built = screen(rng, spec, cls, conds, small)
@@ -561,6 +584,10 @@ def generate(out, count, seed, jobs, only=None, small=False, per_class=None):
             records.append(record)
             if n % 20 == 0 or n == len(tasks):
                 print(f"  {n}/{len(tasks)} images", file=sys.stderr, flush=True)
+    if only and (out / "index.json").exists():  # regenerating some classes: keep the others
+        kept = json.loads((out / "index.json").read_text(encoding="utf-8"))
+        fresh = {r["id"] for r in records}
+        records += [r for r in kept if r["id"] not in fresh and r["class"] not in only]
     write_index(out, records)
     return records
 
@@ -641,6 +668,9 @@ def main():
     parser.add_argument("--only", help="comma-separated classes")
     parser.add_argument("--self-test", action="store_true")
     args = parser.parse_args()
+    missing = layout.missing_fonts()
+    if missing:
+        sys.exit(f"missing fonts: {', '.join(missing)}\ninstall the Debian packages {layout.PACKAGES}")
     if args.self_test:
         sys.exit(self_test())
     if not args.out:

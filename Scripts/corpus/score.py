@@ -4,7 +4,8 @@
     score.py --corpus DIR --part tune|holdout|all --snap-poem BIN [--rapidocr [PYTHON]]
              [--jobs 2] [--out results.json] [--only CLASS[,CLASS]] [--worst N]
              [--tessdata DIR] [--snap-args '--engines 1'] [--compare OLD.json]
-    score.py --from results.json [--worst N] [--compare OLD.json]   (tables of a saved run)
+    score.py --from results.json [--worst N] [--compare OLD.json] [--show ID,ID]
+                                     (tables of a saved run; word-level differences of images)
 
 Per image, in one run: `BIN IMAGE --format json --replace MUSE=Alex` (recognised and
 personalised text from one process) and `tesseract IMAGE - -l eng+fra --psm 3`, both with
@@ -306,6 +307,28 @@ def worst(results, n):
               f"{', '.join(r['snap'].get('steps') or []) or '–'} |")
 
 
+def show(results, ids, corpus):
+    """Word-level differences from the truth for each engine, and snap-poem's steps."""
+    import difflib
+
+    for r in results:
+        if r["id"] not in ids:
+            continue
+        truth = (Path(corpus) / f"{r['id']}.txt").read_text(encoding="utf-8")
+        print(f"\n#### {r['name']} ({r['class']}, {r['language']}; {'+'.join(r['conditions'] + r['features']) or r['style']})\n")
+        print(f"snap-poem steps: {', '.join(r['snap'].get('steps') or []) or '–'}; exit {r['snap']['rc']}")
+        for key in ENGINES:
+            if key not in r:
+                continue
+            a, b = normalise(truth).split(" "), normalise(r[key].get("text", "")).split(" ")
+            ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+            print(f"- {LABEL[key]}: CER {pct(r[key]['cer'])} %, BoW F1 {r[key]['bow_f1']:.3f}, {len(ops)} differences:")
+            for tag, i1, i2, j1, j2 in ops[:25]:
+                print(f"    {tag}: {' '.join(a[i1:i2])!r} -> {' '.join(b[j1:j2])!r}")
+            if len(ops) > 25:
+                print(f"    … {len(ops) - 25} more")
+
+
 def compare(old_path, results):
     old = {r["id"]: r for r in json.loads(Path(old_path).read_text(encoding="utf-8"))["results"]}
     changes = []
@@ -359,6 +382,7 @@ def main():
     p.add_argument("--timeout", type=float, default=300)
     p.add_argument("--compare")
     p.add_argument("--from", dest="from_json")
+    p.add_argument("--show", help="comma-separated ids: word-level differences per engine (needs --corpus)")
     args = p.parse_args()
     if args.jobs > 2:
         print("note: this machine has 2 cores shared with others; --jobs above 2 distorts the timings", file=sys.stderr)
@@ -422,6 +446,8 @@ def main():
     if args.compare:
         print()
         compare(args.compare, results)
+    if args.show:
+        show(results, set(args.show.split(",")), args.corpus or meta["corpus"])
 
 
 if __name__ == "__main__":
