@@ -275,7 +275,7 @@ def table(results, label="class"):
     rows.append(("French (all classes)", [r for r in results if r["language"] == "fr"]))
     rows.append(("English (all classes)", [r for r in results if r["language"] == "en"]))
     rows.append(("**all**", results))
-    print(f"| {label} | images | snap-poem CER % mean / median / worst | CLI CER % | RapidOCR CER % | BoW F1 snap / CLI"
+    print(f"| {label} | images | snap-poem CER % mean / median / worst | CLI CER % | RapidOCR CER % | BoW F1 snap / CLI{' / Rapid' if have_rapid else ''}"
           f" | snap worse than CLI by > {WORSE_BY} | accents wrong snap / CLI{' / Rapid' if have_rapid else ''}"
           f" | names replaced | failed (exit≠0 / empty) | snap s / image | ÷ CLI | slowest (snap s) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -283,7 +283,7 @@ def table(results, label="class"):
         if not group:
             continue
         worse = sum(1 for r in group if r["snap"]["cer"] - r["cli"]["cer"] > WORSE_BY)
-        f1 = f"{statistics.mean(r['snap']['bow_f1'] for r in group):.3f} / {statistics.mean(r['cli']['bow_f1'] for r in group):.3f}"
+        f1 = " / ".join(f"{statistics.mean(r[k]['bow_f1'] for r in group):.3f}" for k in (ENGINES if have_rapid else ENGINES[:2]))
         acc = " / ".join(acc_cell(group, k) for k in (ENGINES if have_rapid else ENGINES[:2]))
         named = [r["snap"]["names"] for r in group if r["snap"].get("names")]
         names = f"{sum(n[0] for n in named)}/{sum(n[1] for n in named)}" if named else "–"
@@ -393,6 +393,12 @@ def main():
         if args.only:
             results = [r for r in results if r["class"] in args.only.split(",")]
         meta = saved["meta"]
+        if args.rapidocr:  # RapidOCR again on a saved run (its other engines kept)
+            t = time.monotonic()
+            rapid_phase(results, Path(args.corpus or meta["corpus"]), args)
+            meta["seconds_rapid"] = round(time.monotonic() - t, 1)
+            if args.out:
+                Path(args.out).write_text(json.dumps({"meta": meta, "results": results}, ensure_ascii=False, indent=1), encoding="utf-8")
     else:
         if not (args.corpus and args.snap_poem):
             p.error("--corpus and --snap-poem are required (or --from results.json)")
