@@ -65,8 +65,8 @@ enum HEIFDecoder {
         case "vvc1": format = heif_compression_VVC
         default: return false
         }
-        LibrarySetup.ensureHEIF()
-        return heif_have_decoder_for_format(format) != 0
+        guard LibrarySetup.loadHEIF() == nil else { return false }
+        return snap_poem_heif_have_decoder_for_format(format) != 0
     }
 
     /// Reads the boxes of `data` and the primary image's size, decoding nothing.
@@ -115,21 +115,24 @@ enum HEIFDecoder {
                     "a HEIF image sequence without a still image, which snap-poem does not read; export one frame as JPEG or PNG first"
             )
         }
+        if let failure = LibrarySetup.loadHEIF() {
+            if failure.hasPrefix("out of memory") { throw .outOfMemory(path: name, stage: "loading libheif") }
+            throw .unsupportedImageFormat(path: name, detail: "\(format.displayName), which needs libheif: \(failure)")
+        }
         guard hasDecoder(for: structure.coding) else {
             throw .unsupportedImageFormat(path: name, detail: missingDecoder(format: format, coding: structure.coding))
         }
-        LibrarySetup.ensureHEIF()
         let result: Result<T, SnapPoemError> = data.withUnsafeBytes { raw in
-            guard let context = heif_context_alloc() else {
+            guard let context = snap_poem_heif_context_alloc() else {
                 return .failure(.outOfMemory(path: name, stage: "opening the \(format.displayName) file"))
             }
-            defer { heif_context_free(context) }
+            defer { snap_poem_heif_context_free(context) }
             let side = Int32(clamping: limits.maxSide)
             snap_poem_heif_set_limits(
                 context, side, UInt64(limits.maxPixels), UInt64(limits.maxPixels) * UInt64(ImageLimits.plannedBytesPerPixel))
             // Decoding runs on the calling thread: a batch already runs one image a core.
-            heif_context_set_max_decoding_threads(context, 0)
-            let read = heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil)
+            snap_poem_heif_context_set_max_decoding_threads(context, 0)
+            let read = snap_poem_heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil)
             guard read.code == heif_error_Ok else {
                 // libheif's own limits, set from ours, stop it at the boxes: said as for every
                 // format, with the size the boxes declare.
@@ -143,19 +146,19 @@ enum HEIFDecoder {
                 return .failure(failure(read, format: format, name: name, stage: "reading"))
             }
             var opened: OpaquePointer?
-            let primary = heif_context_get_primary_image_handle(context, &opened)
+            let primary = snap_poem_heif_context_get_primary_image_handle(context, &opened)
             guard primary.code == heif_error_Ok, let handle = opened else {
                 return .failure(failure(primary, format: format, name: name, stage: "reading"))
             }
-            defer { heif_image_handle_release(handle) }
-            let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
+            defer { snap_poem_heif_image_handle_release(handle) }
+            let width = Int(snap_poem_heif_image_handle_get_width(handle)), height = Int(snap_poem_heif_image_handle_get_height(handle))
             guard width > 0, height > 0 else { return .failure(.corruptImage(path: name, format: format.displayName)) }
             let turned = structure.orientation.rawValue >= ExifOrientation.leftMirrored.rawValue
             let stored = structure.storedSize ?? (turned ? (height, width) : (width, height))
             let header = Header(
                 width: width, height: height, storedWidth: stored.width, storedHeight: stored.height,
-                hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0, orientation: structure.orientation,
-                imageCount: max(1, Int(heif_context_get_number_of_top_level_images(context))))
+                hasAlpha: snap_poem_heif_image_handle_has_alpha_channel(handle) != 0, orientation: structure.orientation,
+                imageCount: max(1, Int(snap_poem_heif_context_get_number_of_top_level_images(context))))
             return body(header, handle)
         }
         return try result.get()
@@ -166,24 +169,24 @@ enum HEIFDecoder {
     private static func decodePixels(
         _ handle: OpaquePointer, header: Header, format: ImageFormat, name: String
     ) -> Result<PixImage, SnapPoemError> {
-        guard let options = heif_decoding_options_alloc() else {
+        guard let options = snap_poem_heif_decoding_options_alloc() else {
             return .failure(.outOfMemory(path: name, stage: "decoding the \(format.displayName) image"))
         }
-        defer { heif_decoding_options_free(options) }
+        defer { snap_poem_heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         let chroma = header.hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
         var decoded: OpaquePointer?
-        let status = heif_decode_image(handle, &decoded, heif_colorspace_RGB, chroma, options)
+        let status = snap_poem_heif_decode_image(handle, &decoded, heif_colorspace_RGB, chroma, options)
         guard status.code == heif_error_Ok, let image = decoded else {
             return .failure(failure(status, format: format, name: name, stage: "decoding", size: (header.width, header.height)))
         }
-        defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        defer { snap_poem_heif_image_release(image) }
+        let width = Int(snap_poem_heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(snap_poem_heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
         // The size decoded must be the size checked.
         guard width == header.width, height == header.height,
-            let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)
+            let plane = snap_poem_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)
         else { return .failure(.corruptImage(path: name, format: format.displayName)) }
         let samples = header.hasAlpha ? 4 : 3
         guard Int(stride) >= width * samples, let created = pixCreate(Int32(width), Int32(height), 32),
