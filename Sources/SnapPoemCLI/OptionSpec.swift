@@ -135,6 +135,11 @@ struct OptionSpec: Sendable, Equatable {
             "no-language-choice",
             help: "Read with --lang as given: do not let a French poem, or a French line, be read by the French model alone."),
         OptionSpec(
+            "plain-reading", value: "WHEN",
+            help:
+                "Also read the image as Tesseract reads it on its own, and keep the surer reading: auto (default: where preparing the image changed it), always or never."
+        ),
+        OptionSpec(
             "save-preprocessed", value: "FILE.png",
             help: "Also write the image exactly as Tesseract saw it, as PNG (one input only; --force to replace)."),
         OptionSpec(

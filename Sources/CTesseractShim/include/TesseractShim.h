@@ -121,6 +121,11 @@ snap_poem_call_status snap_poem_tess_set_rectangle(TessBaseAPI *handle, int left
 snap_poem_call_status snap_poem_tess_detect_orientation(TessBaseAPI *handle, int *degrees, float *confidence,
                                                         const char **script, float *script_confidence, int *result);
 
+/// The median of each pixel's 5×5 neighbourhood (the image's edge repeated outwards) of an
+/// 8-bit Leptonica image's `source` words into `destination` (the same size and words per
+/// line, `wpl`): 0, or -1 for bad arguments or no memory. See Median.cpp.
+int snap_poem_median5(const l_uint32 *source, l_uint32 *destination, int width, int height, int wpl);
+
 #ifdef __cplusplus
 }
 #endif

@@ -128,8 +128,12 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         /// `reading`: how the page was read line by line (engines, the poem's language, lines
         /// read by the French model); absent when one call of Tesseract read the page.
         public var reading: ReadingReport? = nil
+        /// `plainReading`: whether the page was also read as Tesseract reads the upright image
+        /// on its own, and which reading was kept (`PlainReadingReport`); absent when no
+        /// comparison was considered.
+        public var plainReading: PlainReadingReport? = nil
 
-        enum CodingKeys: String, CodingKey { case meanConfidence, timedOut, hasText, lines, reading }
+        enum CodingKeys: String, CodingKey { case meanConfidence, timedOut, hasText, lines, reading, plainReading }
     }
 
     /// One entry of `recognition.lines`.
@@ -400,7 +404,7 @@ extension JSONPoemDocument {
         }
         recognition = Recognition(
             meanConfidence: poem.page.meanConfidence, timedOut: poem.page.timedOut, hasText: poem.page.hasText, lines: lines,
-            reading: poem.reading)
+            reading: poem.reading, plainReading: poem.plainReading)
         let facts = poem.imageFacts
         var maxDimension: Int?
         let scaling: String

@@ -1,4 +1,5 @@
 import CTesseract
+import CTesseractShim
 import Foundation
 
 /// Raw pixel access for the measurements in `ImageAnalysis`.
@@ -74,4 +75,21 @@ final class GrayPixels {
 
     /// The pixel at `index`.
     subscript(index: Int) -> UInt8 { buffer[index] }
+}
+
+/// Noise removal at the scale of a stroke.
+extension PixImage {
+    /// The 5×5 median of an 8-bit grey image (`snap_poem_median5`): sensor noise, JPEG blocks
+    /// and a screen's pixel grid, dots and lines up to two pixels across, go; a stroke three
+    /// pixels or more across keeps its shape. Nil when memory is short.
+    func medianFiltered() -> PixImage? {
+        guard depth == 8, !hasColormap, hasRoomForOperation,
+            let output = pixCreateTemplate(pointer)
+        else { return nil }
+        let result = PixImage(taking: output)
+        guard let source = pixGetData(pointer), let target = pixGetData(output),
+            snap_poem_median5(source, target, Int32(width), Int32(height), pixGetWpl(pointer)) == 0
+        else { return nil }
+        return result
+    }
 }

@@ -6,12 +6,28 @@ public struct RecognizedWord: Sendable, Equatable, Codable {
     public var confidence: Double
     /// Where the word is in the image that was recognised.
     public var boundingBox: BoundingBox
+    /// Whether the model's dictionary holds the word as read
+    /// (`TessResultIteratorWordIsFromDictionary`): a misreading rarely spells a word.
+    public var isFromDictionary: Bool
 
     /// Creates a word, e.g. to test code that consumes recognition results.
-    public init(text: String, confidence: Double, boundingBox: BoundingBox) {
+    public init(text: String, confidence: Double, boundingBox: BoundingBox, isFromDictionary: Bool = false) {
         self.text = text
         self.confidence = confidence
         self.boundingBox = boundingBox
+        self.isFromDictionary = isFromDictionary
+    }
+
+    private enum CodingKeys: String, CodingKey { case text, confidence, boundingBox, isFromDictionary }
+
+    /// Decodes a word written by this version or an older one (`isFromDictionary` false when
+    /// absent).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(String.self, forKey: .text)
+        confidence = try container.decode(Double.self, forKey: .confidence)
+        boundingBox = try container.decode(BoundingBox.self, forKey: .boundingBox)
+        isFromDictionary = try container.decodeIfPresent(Bool.self, forKey: .isFromDictionary) ?? false
     }
 }
 

@@ -170,7 +170,7 @@ extension TesseractEngine {
                 line.words.append(
                     RecognizedWord(
                         text: copyText(wordText), confidence: Double(TessResultIteratorConfidence(iterator, RIL_WORD)),
-                        boundingBox: box(page, RIL_WORD)))
+                        boundingBox: box(page, RIL_WORD), isFromDictionary: TessResultIteratorWordIsFromDictionary(iterator) != 0))
             }
             try TesseractFault.check(snap_poem_tess_iterator_next(iterator, RIL_WORD, &more))
         } while more != 0

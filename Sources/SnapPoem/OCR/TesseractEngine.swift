@@ -350,7 +350,7 @@ final class TesseractEngine {
                 let word = RecognizedWord(
                     text: copyText(wordText),
                     confidence: Double(TessResultIteratorConfidence(iterator, RIL_WORD)),
-                    boundingBox: box(page, RIL_WORD))
+                    boundingBox: box(page, RIL_WORD), isFromDictionary: TessResultIteratorWordIsFromDictionary(iterator) != 0)
                 if blocks.isEmpty || TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 {
                     blocks.append(RecognizedBlock(paragraphs: [], boundingBox: box(page, RIL_BLOCK)))
                 }

@@ -175,16 +175,15 @@ public final class PoemScanner: Sendable {
         let (stage, levelled) = try await preprocessLevelled(image, options: options, name: name)
         // With two engines for one image and no time limit, the curvature step runs while
         // layout analysis does (`shapedDuringLayout`): until then the page is taken to be flat.
-        let overlapsCurvature = overlapsCurvatureStep(levelled)
+        var overlapsCurvature = overlapsCurvatureStep(levelled)
         var preparation: PreparedImage
         do throws(SnapPoemError) {
-            preparation = try await offload { () throws(SnapPoemError) in
+            preparation = try await offload { [overlapsCurvature] () throws(SnapPoemError) in
                 try overlapsCurvature ? ImagePreprocessor.assumedFlat(levelled) : ImagePreprocessor.shaped(levelled)
             }
         } catch {
             throw error.naming(name)
         }
-        let prepared = preparation.image
         var preprocessTime = clock.now - preprocessStart
         if Task.isCancelled { throw .cancelled(path: name) }
 
@@ -196,16 +195,20 @@ public final class PoemScanner: Sendable {
             region.top = min(max(region.top, 0), image.height)
             region.right = min(max(region.right, region.left), image.width)
             region.bottom = min(max(region.bottom, region.top), image.height)
-            let scaleX = Double(prepared.width) / Double(image.width)
-            let scaleY = Double(prepared.height) / Double(image.height)
+            let scaleX = Double(preparation.image.width) / Double(image.width)
+            let scaleY = Double(preparation.image.height) / Double(image.height)
             recognition.regionOfInterest = region.scaled(x: scaleX, y: scaleY)
         }
         // Tesseract's layout analysis cannot be stopped, and a page of scattered specks keeps
         // it busy for minutes: the marks it would analyse are counted first (`PageMarks`).
         let countStart = clock.now
-        let markLimit = recognition.markLimit, markRegion = recognition.regionOfInterest
-        try await offload { () throws(SnapPoemError) in
-            try PageMarks.check(prepared, region: markRegion, limit: markLimit, name: name)
+        // A prepared page over the bound (sensor noise or a texture that preparing turned into
+        // specks) is read as it is instead, when the image as it is is within the bound: an
+        // honest photo is never refused for what preparing did to it.
+        let plainInstead = try await withinMarkBound(preparation, image: image, options: recognition, name: name)
+        if let plainInstead {
+            preparation = plainInstead.prepared
+            overlapsCurvature = false
         }
         preprocessTime += clock.now - countStart
         // An engine still finishing an earlier image's abandoned work (a time limit reached
@@ -278,6 +281,22 @@ public final class PoemScanner: Sendable {
             coverageTime = clock.now - coverageStart
         }
 
+        var plainReading: PlainReadingReport?
+        if let plainInstead {
+            plainReading = PlainReadingReport(
+                reason: plainInstead.reason, prepared: ReadingQuality(sureLetters: 0, doubtfulCharacters: 0),
+                plain: ReadingQuality(of: page), kept: .plain, milliseconds: 0)
+        } else {
+            let plainStart = clock.now
+            let checked = try await checkAgainstPlainReading(
+                image, prepared: preparation, page: page, recognition: recognition, deadline: deadline, name: name)
+            plainReading = checked?.report
+            if let plain = checked?.kept {
+                (preparation, page, reading, coverage) = (plain.prepared, plain.page, plain.reading, plain.coverage)
+            }
+            recognizeTime += clock.now - plainStart
+        }
+
         let personalizeStart = clock.now
         // Runs of spaces the user asked Tesseract to keep are not tidied away again.
         let preservesSpaces = configuration.recognition.preserveInterwordSpaces
@@ -311,6 +330,7 @@ public final class PoemScanner: Sendable {
                 coverageCheck: coverageTime))
         if configuration.keepsUprightImage { poem.uprightImage = image }
         poem.reading = reading
+        poem.plainReading = plainReading
         poem.timeLimit = configuration.recognition.timeLimit
         return poem
     }

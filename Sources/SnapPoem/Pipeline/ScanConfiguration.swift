@@ -47,6 +47,11 @@ public struct ScanConfiguration: Sendable, Equatable, Codable {
     /// poem's is read again with that language's model (`PageReading`). On by default;
     /// `ScannedPoem.reading` says what was chosen.
     public var choosesLanguage = true
+    /// When the page is also read as Tesseract reads the upright image on its own, and the
+    /// surer of the two readings kept (`PlainReadingCheck`, `ReadingQuality`): `auto` (the
+    /// default) where the image was changed and the evidence is weak, `always`, or `never`.
+    /// `ScannedPoem.reading?.plain` says what was decided.
+    public var plainReading: PlainReadingPolicy = .auto
 
     /// Whether the page is read line by line (`PageReading`) rather than by one call of
     /// Tesseract's page recognition: with two engines or the language choice, for the
@@ -160,6 +165,10 @@ public struct ScannedPoem: Sendable, Equatable {
     /// How the page was read line by line (engines, language chosen), or nil when it was
     /// read by one call of Tesseract's page recognition (`ScanConfiguration.readsByLine`).
     public var reading: ReadingReport? = nil
+    /// Whether the page was also read as Tesseract reads the upright image on its own, and
+    /// which of the two readings was kept (`ScanConfiguration.plainReading`); nil when no
+    /// comparison was considered (`never`, a region, another page segmentation mode).
+    public var plainReading: PlainReadingReport? = nil
     /// The time limit recognition ran under (`RecognitionOptions.timeLimit`), for saying
     /// what stopped it when `page.timedOut`; nil when there was none.
     public var timeLimit: Duration? = nil

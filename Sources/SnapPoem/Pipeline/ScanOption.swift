@@ -65,6 +65,9 @@ public enum ScanOption: String, Sendable, CaseIterable {
     /// Read with the languages given, without letting the poem's language choose the model
     /// (`ScanConfiguration.choosesLanguage` off).
     case noLanguageChoice = "no-language-choice"
+    /// When to read the page as Tesseract reads the image on its own too, and keep the surer
+    /// reading: a `PlainReadingPolicy` name.
+    case plainReading = "plain-reading"
 
     /// The command line's long name, e.g. `max-dimension`.
     public var name: String { rawValue }
@@ -117,6 +120,8 @@ public enum ScanOption: String, Sendable, CaseIterable {
             "How many Tesseract engines read one image at once, its lines split between them (1 or 2); the service's workers decide their own."
         case .noLanguageChoice:
             "Read with the languages given: do not let the poem's language (English or French) choose the model."
+        case .plainReading:
+            "When to also read the image as Tesseract reads it on its own, and keep the surer reading: auto (default: where the image was changed), always or never."
         }
     }
 
@@ -134,6 +139,7 @@ public enum ScanOption: String, Sendable, CaseIterable {
         case .lang: .pattern(#"^[A-Za-z0-9_-]+(\+[A-Za-z0-9_-]+)*$"#, example: "eng+fra")
         case .maxDimension: .pattern(#"^(auto|none|[0-9]+)$"#, example: "2000")
         case .filter: .oneOf(ImageFilter.allCases.map(\.rawValue))
+        case .plainReading: .oneOf(PlainReadingPolicy.allCases.map(\.rawValue))
         case .psm:
             .oneOf(PageSegmentationMode.allCases.map { String($0.rawValue) } + PageSegmentationMode.allCases.map(\.name))
         case .oem: .oneOf(EngineMode.allCases.map(\.rawValue))
@@ -242,6 +248,13 @@ extension ScanConfiguration {
                 throw .invalidValue(option: .filter, value: text, expected: "one of \(names)")
             }
             preprocessing.filter = filter
+        }
+        if let text = value(.plainReading) {
+            guard let policy = PlainReadingPolicy(rawValue: text) else {
+                let names = PlainReadingPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalidValue(option: .plainReading, value: text, expected: "one of \(names)")
+            }
+            plainReading = policy
         }
         if let text = value(.psm) {
             guard let mode = PageSegmentationMode(argument: text) else {

@@ -116,6 +116,9 @@ struct JSONExporterTests {
         poem.reading?.stoppedEarly = .verticalLines
         poem.reading?.lineStartTurn = 270
         poem.reading?.layoutReduction = 1.42
+        poem.plainReading = PlainReadingReport(
+            reason: "the image was changed", prepared: ReadingQuality(sureLetters: 300, doubtfulCharacters: 4),
+            plain: ReadingQuality(sureLetters: 280, doubtfulCharacters: 9), kept: .prepared, milliseconds: 410)
         var report = poem.preprocessingReport
         report.curvature = PageCurvature(lineCount: 4, minimumCurvature: -90, maximumCurvature: -60, applied: true)
         report.keystone = KeystoneCorrection(

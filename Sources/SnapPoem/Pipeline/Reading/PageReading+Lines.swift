@@ -81,7 +81,9 @@ extension PageReading {
                                 box.scaled(by: 1 / job.factor).offsetBy(dx: job.rectangle.left, dy: job.rectangle.top)
                             }
                             line.words = line.words.map {
-                                RecognizedWord(text: $0.text, confidence: $0.confidence, boundingBox: back($0.boundingBox))
+                                RecognizedWord(
+                                    text: $0.text, confidence: $0.confidence, boundingBox: back($0.boundingBox),
+                                    isFromDictionary: $0.isFromDictionary)
                             }
                             line.boundingBox = back(line.boundingBox)
                             read.append((job.index, line))

@@ -1,0 +1,148 @@
+import Foundation
+
+/// The floor under the prepared page's reading (`PlainReadingCheck`): Tesseract's own reading
+/// of the upright image, as it is, made where the evidence for the prepared page is weak,
+/// and kept when it is the surer one; and the way round a prepared page that the mark bound
+/// would refuse.
+extension PoemScanner {
+    /// The upright image as Tesseract would see it on its own: grey, at its own size (within
+    /// Tesseract's limits), turned by `rotation` degrees clockwise (the quarter turn the
+    /// prepared page needed), nothing else done.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` naming `name`.
+    func plainPage(of image: PoemImage, rotation: Int, name: String) async throws(SnapPoemError) -> PreparedImage {
+        let options = PlainReadingCheck.options(from: configuration.preprocessing)
+        do throws(SnapPoemError) {
+            return try await offload { () throws(SnapPoemError) in
+                let stage = try ImagePreprocessor.start(image, options: options)
+                let turn = rotation == 0 ? nil : PageOrientation(rotation: rotation, confidence: 0)
+                var plain = try ImagePreprocessor.finish(stage, turn: turn, applying: true)
+                plain.report.orientationConfidence = nil
+                return plain
+            }
+        } catch {
+            throw error.naming(name)
+        }
+    }
+
+    /// Checks `prepared` against the mark bound (`PageMarks`). Over it, the image as it is
+    /// (`plainPage`) is checked instead, and returned with the reason when it is within the
+    /// bound; nil when the prepared page is within it.
+    ///
+    /// - Throws: `SnapPoemError.tooManyMarks` when both are over the bound (or there is no
+    ///   plain page to fall back on: a region of interest, `plainReading` never),
+    ///   `.outOfMemory`.
+    func withinMarkBound(
+        _ prepared: PreparedImage, image: PoemImage, options: RecognitionOptions, name: String
+    ) async throws(SnapPoemError) -> (prepared: PreparedImage, reason: String)? {
+        let limit = options.markLimit, region = options.regionOfInterest, page = prepared.image
+        do throws(SnapPoemError) {
+            try await offload { () throws(SnapPoemError) in try PageMarks.check(page, region: region, limit: limit, name: name) }
+            return nil
+        } catch {
+            guard case .tooManyMarks(_, let marks, _) = error, region == nil, configuration.plainReading != .never else { throw error }
+            let plain = try await plainPage(of: image, rotation: prepared.report.rotation, name: name)
+            let plainImage = plain.image
+            do throws(SnapPoemError) {
+                try await offload { () throws(SnapPoemError) in try PageMarks.check(plainImage, region: nil, limit: limit, name: name) }
+                return (plain, "the prepared page had \(marks) separate marks, over the limit; the image was read as it is")
+            } catch {
+                guard case .tooManyMarks(_, let plainMarks, _) = error else { throw error }
+                // Both over: what is counted is most often noise (low light, a sensor's grain,
+                // JPEG blocks, a screen's pixel grid), which a median at the scale of a stroke
+                // removes. The bound counts what is left.
+                let cleaned = try await offload { () throws(SnapPoemError) -> PreparedImage? in
+                    guard let filtered = plainImage.pix.medianFiltered().map(PoemImage.init(pix:)) else { return nil }
+                    try PageMarks.check(filtered, region: nil, limit: limit, name: name)
+                    var denoised = plain
+                    denoised.image = filtered
+                    denoised.report.notes.append("noise removed with a 5×5 median: the page had too many marks to read otherwise")
+                    return denoised
+                }
+                guard let cleaned else { throw error }
+                return (
+                    cleaned,
+                    "the prepared page had \(marks) separate marks and the image as it is \(plainMarks), over the limit; "
+                        + "the image was read with its noise removed (a 5×5 median)"
+                )
+            }
+        }
+    }
+
+    /// What the plain reading gave, when it was kept instead of the prepared page's.
+    struct PlainReadingOutcome {
+        /// The plain page.
+        var prepared: PreparedImage
+        /// Its reading.
+        var page: RecognizedPage
+        /// How it was read.
+        var reading: ReadingReport?
+        /// Its coverage check, when the configuration asks for one.
+        var coverage: TextCoverage?
+        /// The decision.
+        var report: PlainReadingReport
+    }
+
+    /// Compares the prepared page's reading (`page`, from `prepared`) with Tesseract's reading
+    /// of `image` as it is, when the configuration's `plainReading` policy and the evidence
+    /// ask for it. Returns the decision, and the plain reading when it is the surer one; nil
+    /// when no comparison applies (`never`, a region, another page segmentation mode, a
+    /// reading the time limit cut short).
+    ///
+    /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory`, `.recognitionFailed`.
+    func checkAgainstPlainReading(
+        _ image: PoemImage, prepared: PreparedImage, page: RecognizedPage, recognition: RecognitionOptions,
+        deadline: ContinuousClock.Instant?, name: String
+    ) async throws(SnapPoemError) -> (report: PlainReadingReport, kept: PlainReadingOutcome?)? {
+        guard configuration.plainReading != .never, PageReading.applies(to: recognition), !page.timedOut else { return nil }
+        let quality = ReadingQuality(of: page)
+        let (wanted, reason) = PlainReadingCheck.wants(configuration.plainReading, report: prepared.report, quality: quality)
+        guard wanted else {
+            return (PlainReadingReport(reason: reason, prepared: quality, plain: nil, kept: .prepared, milliseconds: 0), nil)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        if let deadline, clock.now >= deadline {
+            return (
+                PlainReadingReport(reason: "\(reason); no time was left", prepared: quality, plain: nil, kept: .prepared, milliseconds: 0),
+                nil
+            )
+        }
+        let plain = try await plainPage(of: image, rotation: prepared.report.rotation, name: name)
+        func decided(_ why: String, plain: ReadingQuality?, kept: PlainReadingReport.Kept) -> PlainReadingReport {
+            let took = start.duration(to: clock.now)
+            let milliseconds = Int(took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000)
+            return PlainReadingReport(reason: why, prepared: quality, plain: plain, kept: kept, milliseconds: milliseconds)
+        }
+        // The plain page meets the mark bound too: a page of scattered specks is not read as it is.
+        let plainImage = plain.image, limit = recognition.markLimit
+        do throws(SnapPoemError) {
+            try await offload { () throws(SnapPoemError) in try PageMarks.check(plainImage, region: nil, limit: limit, name: name) }
+        } catch {
+            guard case .tooManyMarks = error else { throw error }
+            return (decided("\(reason); the image as it is has too many marks to read", plain: nil, kept: .prepared), nil)
+        }
+        let (plainRead, plainReading) = try await read(
+            plain.image, options: recognition, deadline: deadline, name: name, progress: nil,
+            layoutReduction: plain.report.lineFindingReduction)
+        guard !plainRead.timedOut else {
+            return (decided("\(reason); the time limit ended the plain reading", plain: nil, kept: .prepared), nil)
+        }
+        let plainQuality = ReadingQuality(of: plainRead)
+        guard PlainReadingCheck.prefersPlain(plainQuality, over: quality) else {
+            return (decided(reason, plain: plainQuality, kept: .prepared), nil)
+        }
+        var outcome = PlainReadingOutcome(
+            prepared: plain, page: plainRead, reading: plainReading, coverage: nil,
+            report: decided(reason, plain: plainQuality, kept: .plain))
+        if configuration.checksTextCoverage, CoverageCheck.applies(to: recognition.pageSegmentation) {
+            let checked = try await CoverageCheck(recognizer: recognizer).complete(
+                plainRead, in: plain.image, options: recognition, lightOnDark: plain.report.analysis?.isLightOnDark ?? false,
+                deadline: deadline, name: name)
+            outcome.page = checked.page
+            outcome.coverage = checked.coverage
+            if checked.coverage.rereadCutShort { outcome.page.timedOut = true }
+        }
+        return (outcome.report, outcome)
+    }
+}

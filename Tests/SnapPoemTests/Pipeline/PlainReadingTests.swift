@@ -1,0 +1,117 @@
+import CTesseract
+import Foundation
+import SnapPoemTestSupport
+import Testing
+
+@testable import SnapPoem
+
+/// Issue 45, "never refused, never worse than plain Tesseract": the floor under the prepared
+/// page's reading (`PlainReadingCheck`), and noise removed instead of refused
+/// (`PoemScanner.withinMarkBound`).
+@Suite("Plain reading: the floor, and noise removed rather than refused")
+struct PlainReadingTests {
+    private static func word(_ text: String, _ confidence: Double, dictionary: Bool = false) -> RecognizedWord {
+        RecognizedWord(
+            text: text, confidence: confidence, boundingBox: BoundingBox(left: 0, top: 0, right: 10, bottom: 10),
+            isFromDictionary: dictionary)
+    }
+
+    @Test("Sure letters are dictionary words or confident words of letters; everything else is doubtful")
+    func qualityMeasure() {
+        let quality = ReadingQuality(words: [
+            Self.word("Lenore", 91),  // a name: not in the dictionary, confident, letters
+            Self.word("broken", 60, dictionary: true),  // in the dictionary, whatever the confidence
+            Self.word("a~c;", 95),  // mostly symbols: doubtful even when confident
+            Self.word("ic", 30),  // garbage from a texture
+            Self.word("1848", 97),  // no letters
+        ])
+        #expect(quality.sureLetters == 6 + 6)
+        #expect(quality.doubtfulCharacters == 4 + 2 + 4)
+        #expect(quality.score == 2)
+    }
+
+    @Test("The plain reading is kept only with a lead; auto reads it only where the image was changed")
+    func decisionRule() throws {
+        let prepared = ReadingQuality(sureLetters: 300, doubtfulCharacters: 10)
+        #expect(!PlainReadingCheck.prefersPlain(prepared, over: prepared))
+        #expect(!PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 290, doubtfulCharacters: 0), over: prepared))
+        #expect(PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 320, doubtfulCharacters: 2), over: prepared))
+        // A lead under 3 % of the sure letters is chance.
+        #expect(!PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 306, doubtfulCharacters: 8), over: prepared))
+        // More doubtful characters: lines read twice, unless the prepared page read almost nothing.
+        #expect(!PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 360, doubtfulCharacters: 30), over: prepared))
+        let nearlyNothing = ReadingQuality(sureLetters: 5, doubtfulCharacters: 20)
+        #expect(PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 115, doubtfulCharacters: 40), over: nearlyNothing))
+
+        var report = PreprocessingReport(inputWidth: 1000, inputHeight: 1400)
+        report.scaleFactor = 1
+        #expect(!PlainReadingCheck.changesImage(report))
+        #expect(PlainReadingCheck.wants(.always, report: report, quality: prepared).0)
+        #expect(!PlainReadingCheck.wants(.auto, report: report, quality: prepared).0)
+        for change in 0..<4 {
+            var changed = report
+            switch change {
+            case 0: changed.flattened = true
+            case 1: changed.deskewAngle = 1.5
+            case 2: changed.clearedSurroundShare = 0.2
+            default: changed.scaleFactor = 2
+            }
+            #expect(PlainReadingCheck.wants(.auto, report: changed, quality: prepared).0, "\(change)")
+            #expect(!PlainReadingCheck.wants(.never, report: changed, quality: prepared).0, "\(change)")
+        }
+    }
+
+    /// `Lenore.png` in grey with `share` of its pixels made into dark specks of one pixel,
+    /// spread by `seed`: a page of sensor noise that Otsu's split turns into tens of thousands
+    /// of marks.
+    private static func speckled(share: Double, seed: UInt64) throws -> Data {
+        let source = try #require(pixRead(Fixtures.sample("Lenore.png")))
+        var original: PixPointer? = source
+        defer { pixDestroy(&original) }
+        var grey: PixPointer? = try #require(pixConvertTo8(source, 0))
+        defer { pixDestroy(&grey) }
+        let width = pixGetWidth(grey), height = pixGetHeight(grey)
+        var random = SeededGenerator(seed: seed)
+        let count = Int(share * Double(width) * Double(height))
+        for _ in 0..<count {
+            let x = UInt32(Int32.random(in: 0..<width, using: &random)), y = UInt32(Int32.random(in: 0..<height, using: &random))
+            pixSetPixel(grey, Int32(x), Int32(y), UInt32.random(in: 0...70, using: &random))
+        }
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        #expect(pixWriteMem(&bytes, &size, grey, Int32(IFF_PNG)) == 0)
+        defer { free(bytes) }
+        return Data(bytes: try #require(bytes), count: size)
+    }
+
+    @Test(
+        "A page of sensor noise over the mark bound is read with its noise removed, not refused",
+        arguments: [(UInt64(1), 0.03), (UInt64(2), 0.05), (UInt64(3), 0.08)])
+    func noiseRemovedNotRefused(seed: UInt64, share: Double) async throws {
+        let data = try Self.speckled(share: share, seed: seed)
+        let poem = try await SharedScanner.get().scan(imageData: data, name: "speckled-\(seed).png")
+        let truth = try Fixtures.groundTruth(for: "Lenore.png")
+        let report = try #require(poem.plainReading, "seed \(seed): no plain-reading report")
+        #expect(report.reason.contains("noise removed"), "seed \(seed): \(report.reason)")
+        #expect(characterErrorRate(poem.text, truth: truth) <= 0.05, "seed \(seed), \(share): \(poem.text)")
+    }
+
+    @Test("Where the prepared page is read, the report says why; never leaves it out; a plain reading kept had the lead")
+    func reportAndPolicy() async throws {
+        let name = "photo-keystone.jpg"
+        let shared = try await SharedScanner.get()
+        let poem = try await shared.scan(fileAt: Fixtures.sample(name))
+        let report = try #require(poem.plainReading, "\(name): no plain-reading report")
+        if report.kept == .plain {
+            let plain = try #require(report.plain)
+            #expect(PlainReadingCheck.prefersPlain(plain, over: report.prepared), "\(report)")
+        }
+        #expect(PlainReadingCheck.changesImage(poem.preprocessingReport) == (report.plain != nil), "\(report)")
+
+        var configuration = ScanConfiguration()
+        try configuration.apply([.plainReading: ["never"]])
+        let never = try await PoemScanner(configuration: configuration, sharingEnginesWith: shared)
+        #expect(try await never.scan(fileAt: Fixtures.sample(name)).plainReading == nil)
+        #expect(throws: ScanOptionError.self) { try configuration.apply([.plainReading: ["sometimes"]]) }
+    }
+}
