@@ -26,12 +26,13 @@ extension PoemScanner {
     }
 
     /// Checks `prepared` against the mark bound (`PageMarks`). Over it, the image as it is
-    /// (`plainPage`) is checked instead, and returned with the reason when it is within the
-    /// bound; nil when the prepared page is within it.
+    /// (`plainPage`) is checked instead, and over that too, its grey cleaned of noise by a
+    /// 5×5 median; the first within the bound is returned with the reason. Nil when the
+    /// prepared page is within it.
     ///
-    /// - Throws: `SnapPoemError.tooManyMarks` when both are over the bound (or there is no
-    ///   plain page to fall back on: a region of interest, `plainReading` never),
-    ///   `.outOfMemory`.
+    /// - Throws: `SnapPoemError.tooManyMarks`, with the prepared page's count, when the image
+    ///   as it is and its noise-cleaned grey are over the bound too (or there is no plain page
+    ///   to fall back on: a region of interest, `plainReading` never), `.outOfMemory`.
     func withinMarkBound(
         _ prepared: PreparedImage, image: PoemImage, options: RecognitionOptions, name: String
     ) async throws(SnapPoemError) -> (prepared: PreparedImage, reason: String)? {
@@ -41,6 +42,8 @@ extension PoemScanner {
             return nil
         } catch {
             guard case .tooManyMarks(_, let marks, _) = error, region == nil, configuration.plainReading != .never else { throw error }
+            // Refused, the prepared page's count is the one named (what --max-marks measures).
+            let refusal = error
             let plain = try await plainPage(of: image, rotation: prepared.report.rotation, name: name)
             let plainImage = plain.image
             do throws(SnapPoemError) {
@@ -53,13 +56,18 @@ extension PoemScanner {
                 // removes. The bound counts what is left.
                 let cleaned = try await offload { () throws(SnapPoemError) -> PreparedImage? in
                     guard let filtered = plainImage.pix.medianFiltered().map(PoemImage.init(pix:)) else { return nil }
-                    try PageMarks.check(filtered, region: nil, limit: limit, name: name)
+                    do throws(SnapPoemError) {
+                        try PageMarks.check(filtered, region: nil, limit: limit, name: name)
+                    } catch {
+                        guard case .tooManyMarks = error else { throw error }
+                        return nil
+                    }
                     var denoised = plain
                     denoised.image = filtered
                     denoised.report.notes.append("noise removed with a 5×5 median: the page had too many marks to read otherwise")
                     return denoised
                 }
-                guard let cleaned else { throw error }
+                guard let cleaned else { throw refusal }
                 return (
                     cleaned,
                     "the prepared page had \(marks) separate marks and the image as it is \(plainMarks), over the limit; "
