@@ -67,6 +67,10 @@ enum OptionValue: Sendable, Equatable {
         "oem": .choices(EngineMode.allCases.map { Choice($0.rawValue, $0 == .lstm ? "the default" : "") }),
         "dpi": .text,
         "engines": .choices([Choice("1", "one engine per image"), Choice("2", "lines split between two engines, the default")]),
+        "plain-reading": .choices([
+            Choice("auto", "where preparing changed the image and its reading is in doubt, the default"),
+            Choice("always", "read both ways for every image"), Choice("never", "keep the prepared reading"),
+        ]),
         "allow": .text,
         "deny": .text,
         "region": .text,

@@ -104,7 +104,8 @@ extension PoemScanner {
     ) async throws(SnapPoemError) -> (report: PlainReadingReport, kept: PlainReadingOutcome?)? {
         guard configuration.plainReading != .never, PageReading.applies(to: recognition), !page.timedOut else { return nil }
         let quality = ReadingQuality(of: page)
-        let (wanted, reason) = PlainReadingCheck.wants(configuration.plainReading, report: prepared.report, quality: quality)
+        let (wanted, reason) = PlainReadingCheck.wants(
+            configuration.plainReading, options: configuration.preprocessing, report: prepared.report, quality: quality)
         guard wanted else {
             return (PlainReadingReport(reason: reason, prepared: quality, plain: nil, kept: .prepared, milliseconds: 0), nil)
         }

@@ -223,6 +223,7 @@ struct OnePathTests {
     static func withoutTimings(_ text: String) -> String {
         text.replacing(#/"timings" : \{[^}]*\}/#, with: "\"timings\" : {}")
             .replacing(#/"layoutMilliseconds" : [0-9]+/#, with: "\"layoutMilliseconds\" : 0")
+            .replacing(#/"milliseconds" : [0-9]+/#, with: "\"milliseconds\" : 0")
     }
 }
 

@@ -33,6 +33,9 @@ struct PlainReadingTests {
     @Test("The plain reading is kept only with a lead; auto reads it only where the image was changed")
     func decisionRule() throws {
         let prepared = ReadingQuality(sureLetters: 300, doubtfulCharacters: 10)
+        #expect(PlainReadingCheck.isDoubtful(prepared))
+        #expect(!PlainReadingCheck.isDoubtful(ReadingQuality(sureLetters: 300, doubtfulCharacters: 5)))
+        #expect(PlainReadingCheck.isDoubtful(ReadingQuality(sureLetters: 60, doubtfulCharacters: 0)))
         #expect(!PlainReadingCheck.prefersPlain(prepared, over: prepared))
         #expect(!PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 290, doubtfulCharacters: 0), over: prepared))
         #expect(PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 320, doubtfulCharacters: 2), over: prepared))
@@ -48,6 +51,13 @@ struct PlainReadingTests {
         #expect(!PlainReadingCheck.changesImage(report))
         #expect(PlainReadingCheck.wants(.always, report: report, quality: prepared).0)
         #expect(!PlainReadingCheck.wants(.auto, report: report, quality: prepared).0)
+        // A scale or a filter the caller chose stands under auto.
+        var chosen = PreprocessingOptions()
+        chosen.scaling = .maxDimension(300)
+        var flattened = report
+        flattened.flattened = true
+        #expect(!PlainReadingCheck.wants(.auto, options: chosen, report: flattened, quality: prepared).0)
+        #expect(PlainReadingCheck.wants(.always, options: chosen, report: flattened, quality: prepared).0)
         for change in 0..<4 {
             var changed = report
             switch change {
@@ -106,7 +116,9 @@ struct PlainReadingTests {
             let plain = try #require(report.plain)
             #expect(PlainReadingCheck.prefersPlain(plain, over: report.prepared), "\(report)")
         }
-        #expect(PlainReadingCheck.changesImage(poem.preprocessingReport) == (report.plain != nil), "\(report)")
+        let wanted =
+            PlainReadingCheck.changesImage(poem.preprocessingReport) && PlainReadingCheck.isDoubtful(report.prepared)
+        #expect(wanted == (report.plain != nil), "\(report)")
 
         var configuration = ScanConfiguration()
         try configuration.apply([.plainReading: ["never"]])
