@@ -39,7 +39,8 @@ public struct BatchScanner: Sendable {
     }
 
     /// Reads every input. Results arrive as they finish (not in input order); a failed input
-    /// is a result like any other, and the batch goes on.
+    /// is a result like any other, and the batch goes on. With more than one worker, the
+    /// largest files are read first, so that the workers finish together (`BatchOrder`).
     ///
     /// - Throws: `SnapPoemError` only when an engine cannot start (missing tessdata or
     ///   language, out of memory): every worker's engine is started before the first image
@@ -80,12 +81,14 @@ public struct BatchScanner: Sendable {
         var scanners: [PoemScanner] = []
         for result in started { scanners.append(try result.get()) }
         let next = TicketDispenser()
+        let order = workerCount > 1 ? BatchOrder.largestFirst(inputs) : Array(inputs.indices)
         await withTaskGroup(of: Void.self) { group in
             for scanner in scanners {
                 group.addTask {
                     while !Task.isCancelled {
-                        let index = next.take()
-                        guard index < inputs.count else { return }
+                        let ticket = next.take()
+                        guard ticket < order.count else { return }
+                        let index = order[ticket]
                         let input = inputs[index]
                         let outcome: Result<ScannedPoem, SnapPoemError>
                         do throws(SnapPoemError) {

@@ -126,16 +126,20 @@ public struct BatchSupervisor: BatchReader {
         var workerConfiguration = configuration
         if min(workers, jobs.count) > 1 { workerConfiguration.scan.recognitionEngines = 1 }
         let configurationLine = WorkerLine.encode(workerConfiguration)
+        // Side by side, the largest files go first, so that the workers finish together.
+        let ordered =
+            min(workers, jobs.count) > 1
+            ? BatchOrder.largestFirst(jobs.map(\.input), contents: { jobs[$0].contents }).map { jobs[$0] } : jobs
         let loop = Task { () -> (BatchStartFailure?, [BatchJob]) in
             var run = SupervisedRun(
-                supervisor: supervisor, configurationLine: configurationLine, pending: jobs[...],
+                supervisor: supervisor, configurationLine: configurationLine, pending: ordered[...],
                 report: { continuation.yield(.worker($0)) }, onStart: onStart)
             run.startWorkers()
             for await event in events {
                 await run.handle(event, onOutcome: onOutcome)
                 if run.isFinished { break }
             }
-            return (run.failure, Array(run.pending))
+            return (run.failure, run.pending.sorted { $0.index < $1.index })
         }
         let (failure, notStarted) = await withTaskCancellationHandler {
             await loop.value
