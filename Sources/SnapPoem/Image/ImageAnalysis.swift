@@ -263,10 +263,12 @@ struct WorkingCopy {
             return
         }
         let factor = Float(maxSide) / Float(longest)
-        // The area map at every factor, as the measurements were made: from 0.7 on, Leptonica
-        // warns and scales otherwise, but `pixScale` there sharpens, which changed the measured
-        // lighting of photo-inverted.png from even to uneven (0.56).
-        guard let reduced = gray.attempt({ pixScaleAreaMap($0, factor, factor) }) else { return nil }
+        // From 0.7 on, Leptonica's area map warns on standard error and scales with
+        // `pixScaleGeneral` without sharpening: ask for that at once (not `pixScale`, which
+        // sharpens, and made photo-inverted.png's light measure uneven, 0.56).
+        let reducing: (PixPointer) -> PixPointer? =
+            factor >= 0.7 ? { pixScaleGeneral($0, factor, factor, 0, 0) } : { pixScaleAreaMap($0, factor, factor) }
+        guard let reduced = gray.attempt(reducing) else { return nil }
         self.gray = reduced
         self.factor = Double(reduced.width) / Double(gray.width)
     }
