@@ -114,7 +114,8 @@ public final class PoemService: Sendable {
     }
 
     /// Adds lines to every `/metrics` answer (a server's own counters). Called once, by the
-    /// host, before it serves.
+    /// host, before it serves. The service keeps `lines` for as long as it lives, so `lines`
+    /// must not hold the service, or anything that holds it, strongly: that would be a cycle.
     public func setAdditionalMetrics(_ lines: @escaping @Sendable () -> String) {
         additional.withLock { $0 = lines }
     }
