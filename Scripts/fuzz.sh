@@ -79,12 +79,32 @@ MAP
   touch "$out/modules/c.stamp"
 }
 
+# The files a target embeds in its code (Package.swift's .embedInCode), as SwiftPM generates
+# them: `PackageResources` with one [UInt8] per file, named after it. Printed as Swift, or
+# nothing for a target without such resources.
+embedded_resources() {
+  swift package dump-package | python3 -c '
+import json, os, sys
+name = sys.argv[1]
+target = next(t for t in json.load(sys.stdin)["targets"] if t["name"] == name)
+files = [r["path"] for r in target.get("resources") or [] if "embedInCode" in r["rule"]]
+if files:
+    print("struct PackageResources {")
+    for path in files:
+        data = open(os.path.join("Sources", name, path), "rb").read()
+        print("static let %s: [UInt8] = [%s]" % (os.path.basename(path).replace(".", "_").replace("-", "_"), ",".join(map(str, data))))
+    print("}")
+' "$1"
+}
+
 # A Swift module from Sources/NAME, rebuilt when any of its files changed.
 build_module() {
   local name=$1 sources
   mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
   local object="$out/modules/$name.o"
-  if [ -f "$object" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$object" | head -1)" ]; then return; fi
+  if [ -f "$object" ] && [ -z "$(find "Sources/$name" -newer "$object" | head -1)" ]; then return; fi
+  embedded_resources "$name" > "$out/modules/$name-resources.swift"
+  [ -s "$out/modules/$name-resources.swift" ] && sources+=("$out/modules/$name-resources.swift")
   echo "fuzz: compiling $name (${#sources[@]} files)"
   swiftc "${swift_flags[@]}" -module-name "$name" -wmo -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
     -c "${sources[@]}" -o "$object" 2> >(grep -v "warning: " >&2 || true)
