@@ -18,6 +18,10 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev libjpeg-dev python3
 # snap-poem serve is built on libmicrohttpd.
 APT_PACKAGES += libmicrohttpd-dev
+# HEIC and AVIF are decoded by libheif. Debian 12's libheif 1.15 has its HEVC and AV1 decoders
+# built in; from Debian 13 (libheif 1.19) they are plugins that libheif1 only recommends.
+APT_PACKAGES += libheif-dev
+APT_PACKAGES += $(shell grep -qs '^VERSION_CODENAME=bookworm' /etc/os-release || echo libheif-plugin-libde265 libheif-plugin-dav1d)
 SWIFT_BUILD_FLAGS ?=
 # What make test's checks use beside the build, as the build's own packages (tools its tests
 # run, none a service, a shell or a browser): python3-venv (the tools from PyPI, in a virtual
@@ -258,6 +262,31 @@ test-tsan: deps
 	swift build --build-tests --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS)
 	SNAP_POEM_TESTS_SANITIZER=thread swift test --skip-build --sanitize=thread --scratch-path .build/tsan \
 	  --filter '$(TSAN_SUITES)' $(SWIFT_BUILD_FLAGS)
+
+# The tuning/held-out corpus (Scripts/corpus/README.md): 300 rendered poem scans and photos in
+# 20 classes with randomised conditions, 40 % held out by a stable hash of each image's id.
+# Tune on the tuning part (make corpus-tune); quote the held-out part (make corpus-holdout,
+# side by side with the tesseract CLI and RapidOCR).
+CORPUS_APT_PACKAGES := python3-pil python3-numpy fonts-linuxlibertine fonts-freefont-ttf fonts-urw-base35 \
+  fonts-texgyre fonts-ebgaramond fonts-dejavu-core fonts-dejavu-extra fonts-dancingscript tesseract-ocr
+CORPUS_DIR ?= .build/corpus
+.PHONY: deps-corpus corpus corpus-tune corpus-holdout corpus-self-test
+deps-corpus:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(CORPUS_APT_PACKAGES)"
+corpus: $(CORPUS_DIR)/index.json
+$(CORPUS_DIR)/index.json: $(wildcard Scripts/corpus/*.py Scripts/benchset/*.py) | deps-corpus
+	rm -rf $(CORPUS_DIR)
+	nice -n 10 /usr/bin/python3 Scripts/corpus/make_corpus.py $(CORPUS_DIR) --count 300 --seed 1
+corpus-tune: release $(CORPUS_DIR)/index.json
+	nice -n 10 /usr/bin/python3 Scripts/corpus/score.py --corpus $(CORPUS_DIR) --part tune \
+	  --snap-poem "$$(swift build -c release --show-bin-path)/snap-poem" --out .build/corpus-tune.json
+corpus-holdout: release deps-bench $(CORPUS_DIR)/index.json
+	mkdir -p bench-results
+	nice -n 10 /usr/bin/python3 Scripts/corpus/score.py --corpus $(CORPUS_DIR) --part holdout \
+	  --snap-poem "$$(swift build -c release --show-bin-path)/snap-poem" --rapidocr --out bench-results/corpus-holdout.json \
+	  | tee bench-results/corpus-holdout.md
+corpus-self-test: deps-corpus
+	/usr/bin/python3 Scripts/corpus/make_corpus.py --self-test
 
 bench: release deps-bench deps-service
 	mkdir -p bench-results

@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "lept",
             providers: [.apt(["libleptonica-dev"])]
         ),
+        // libheif, which decodes HEIC and AVIF (Debian libheif1: 1.15 on Debian 12, 1.19 on 13,
+        // whose AV1 and HEVC decoders are the plugins libheif-plugin-dav1d and
+        // libheif-plugin-libde265), opened with dlopen the first time a HEIF file is met: its
+        // header gives the types (libheif-dev), and nothing links it, so a start of snap-poem
+        // does not map its codecs. Only `SnapPoem`'s HEIFDecoder and LibrarySetup import it.
+        .target(name: "CHeif"),
         // Spawning batch workers (posix_spawn with exact file descriptors): a header-only shim
         // over calls that Swift's Glibc module hides. Only `SnapPoem`'s Batch/ imports it.
         .systemLibrary(name: "CProcessControl"),
@@ -56,7 +62,7 @@ let package = Package(
         // (`WorkerFault`), compiled into debug builds only; release builds have none.
         .target(
             name: "SnapPoem",
-            dependencies: ["CTesseract", "CTesseractShim", "CProcessControl"],
+            dependencies: ["CTesseract", "CTesseractShim", "CProcessControl", "CHeif"],
             swiftSettings: [.define("SNAP_POEM_TEST_HOOKS", .when(configuration: .debug))]
         ),
         // libmicrohttpd, the HTTP server library under `snap-poem serve` (Debian libmicrohttpd-dev).

@@ -9,6 +9,7 @@
 #   fonts-ebgaramond   EB Garamond 12 Regular      (SIL OFL 1.1)
 #   fonts-liberation2  Liberation Serif Regular    (SIL OFL 1.1)
 #   fonts-dejavu-core  DejaVu Sans                 (Bitstream Vera licence / public domain)
+#   libheif-examples   heif-enc (x265, aom): the HEIC and AVIF samples (make_format_samples.py)
 #   libimage-exiftool-perl  only for the EXIF check at the end (skipped if absent)
 # Input: poems/lenore.txt (a copy of the shared lenore.txt) (Poe, "Lenore"); the Verlaine text is
 # inside make_samples.py.  Seeded: re-runs give the same images.  ~15 s.
@@ -18,7 +19,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
 
-packages=(python3-pil python3-numpy imagemagick fonts-ebgaramond fonts-liberation2 fonts-dejavu-core)
+packages=(python3-pil python3-numpy imagemagick fonts-ebgaramond fonts-liberation2 fonts-dejavu-core libheif-examples)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -40,6 +41,8 @@ IDENTIFY=/usr/bin/identify
 /usr/bin/python3 make_samples.py "$here"
 # Issue 20's curl sweep and French renders (own seeds; uses Scripts/benchset's renderer).
 /usr/bin/python3 make_book_samples.py "$here"
+# Issue 43: HEIC and AVIF (heif-enc; turned and mirrored ones crafted) and a three-page TIFF.
+/usr/bin/python3 make_format_samples.py "$here"
 
 # ---- checks: fail loudly if an encoding or an EXIF tag is not what we claim
 fail=0
@@ -58,6 +61,11 @@ check stanza-gray.jpg   "Gray"              "$($IDENTIFY -format '%[colorspace]'
 check stanza-cmyk.jpg   "CMYK"              "$($IDENTIFY -format '%[colorspace]' $f/stanza-cmyk.jpg)"
 check stanza-1bit.tif   "Group4 1"          "$($IDENTIFY -format '%C %z' $f/stanza-1bit.tif)"
 check stanza-multipage.tif "2"              "$($IDENTIFY $f/stanza-multipage.tif | wc -l)"
+check poems-3page.tif   "3"                 "$($IDENTIFY $f/poems-3page.tif | wc -l)"
+check stanza.heic       "heic"              "$(heif-info $f/stanza.heic | sed -n 's/^main brand: //p')"
+check stanza.avif       "avif"              "$(heif-info $f/stanza.avif | sed -n 's/^main brand: //p')"
+check Lenore.heic       "1731x2622"         "$(heif-info $f/Lenore.heic | grep -o '[0-9]*x[0-9]*' | head -1)"
+check stanza-alpha.heic "yes"               "$(heif-info $f/stanza-alpha.heic | sed -n 's/^ *alpha channel: \([a-z]*\).*/\1/p')"
 check stanza.pnm        "P6"                "$(head -c 2 $f/stanza.pnm)"
 check empty.png         "0"                 "$(stat -c %s $f/empty.png)"
 check huge-header.png   "40000 x 40000"     "$(file -b huge-header.png | grep -o '40000 x 40000')"

@@ -39,7 +39,7 @@ for map in Sources/C*/module.modulemap; do system_modules+=(-I "$(dirname "$map"
 # Leptonica's and Tesseract's flags as pkg-config gives them (the library is liblept on
 # Debian 12, libleptonica on Debian 13).
 read -r -a lept_cflags <<<"$(pkg-config --cflags lept)"
-read -r -a c_libraries <<<"$(pkg-config --libs tesseract lept libpng libjpeg libmicrohttpd)"
+read -r -a c_libraries <<<"$(pkg-config --libs tesseract lept libpng libjpeg libmicrohttpd libheif)"
 swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing -package-name snap_poem "${sanitize[@]}"
   "${system_modules[@]}" -I "$out/modules")
 for flag in "${lept_cflags[@]}"; do swift_flags+=(-Xcc "$flag"); done
@@ -131,6 +131,8 @@ build_c_targets
 for target in "${targets[@]}"; do build_target "$target"; done
 [ "$mode" = build ] && exit 0
 
+# Leaks that third-party code keeps (Scripts/lsan-suppressions.txt, as make test-asan uses it).
+export LSAN_OPTIONS="suppressions=$PWD/Scripts/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 status=0
 for target in "${targets[@]}"; do
   seeds="Fuzz/Corpus/$target"

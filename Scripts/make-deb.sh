@@ -88,6 +88,10 @@ binary=$(realpath "$root/usr/bin/snap-poem")
 depends=$(cd "$work" && dpkg-shlibdeps -O -e"$binary" 2>"$work/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') ||
     { cat "$work/shlibdeps.log" >&2; fail "dpkg-shlibdeps failed"; }
 [ -n "$depends" ] || { cat "$work/shlibdeps.log" >&2; fail "dpkg-shlibdeps found no dependencies"; }
+# libheif is opened at run time (dlopen, the first time a HEIC or AVIF file is met), so
+# dpkg-shlibdeps cannot see it; its package is named here (on Debian 13 it recommends the
+# HEVC and AV1 decoder plugins).
+depends="$depends, libheif1"
 
 installed_size=$(du -sk --apparent-size "$root/usr" | cut -f1)
 control=$(<packaging/debian/control.in)

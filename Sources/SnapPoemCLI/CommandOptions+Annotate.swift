@@ -21,5 +21,15 @@ extension CommandOptions {
         if parsed.has("side-by-side") {
             try applyExport([.sideBySide: ""])
         }
+        if let text = parsed.value("annotate-page") {
+            guard let page = Int(text), (1...100_000).contains(page) else {
+                throw UsageError(message: "Invalid value '\(text)' for '--annotate-page <N>': expected a page number from 1.")
+            }
+            guard annotate != nil || savePreprocessed != nil || export.sideBySide else {
+                throw UsageError(
+                    message: "'--annotate-page' chooses the page of --annotate, --save-preprocessed or --side-by-side; give one of them.")
+            }
+            export.imagesPage = page
+        }
     }
 }

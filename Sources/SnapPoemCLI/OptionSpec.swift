@@ -143,6 +143,11 @@ struct OptionSpec: Sendable, Equatable {
                 "Also write the photo with what was read drawn on it, as PNG: word boxes coloured by confidence, replaced words, line numbers, text not read (one input only; --force to replace)."
         ),
         OptionSpec(
+            "annotate-page", value: "N",
+            help:
+                "Of a multi-page TIFF, the page --annotate, --save-preprocessed and --side-by-side show (default: 1, with a warning)."
+        ),
+        OptionSpec(
             "psm", value: "MODE", help: "Page segmentation mode, by number (0-13) or name, e.g. 3 or auto (default), 6 or single-block."),
         OptionSpec(
             "timeout", value: "SECONDS",

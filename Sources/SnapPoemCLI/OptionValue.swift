@@ -65,6 +65,7 @@ enum OptionValue: Sendable, Equatable {
             "filter": .choices(ImageFilter.allCases.map { Choice($0.rawValue, $0 == .flatten ? "the default" : "") }),
             "save-preprocessed": .file(extensions: ["png"]),
             "annotate": .file(extensions: ["png"]),
+            "annotate-page": .text,
             "psm": .choices(pageSegmentationModes),
             "timeout": .text,
             "max-marks": .choices([Choice("none", "no limit")]),

@@ -92,7 +92,7 @@ public struct ServiceError: Error, Sendable, Equatable {
             case .uriTooLong: "The request target (path and query) is longer than the server takes; send the options as form fields."
             case .headersTooLarge: "The request line and headers together are larger than the server takes."
             case .unsupportedMediaType:
-                "The bytes are no image snap-poem reads (a PDF, HEIC, text), or the declared Content-Type contradicts them."
+                "The bytes are no image snap-poem reads (a PDF, text, an AVIF without an AV1 decoder), or the declared Content-Type contradicts them."
             case .damagedImage: "The image is damaged or cut short."
             case .imageTooLarge:
                 "The image has more pixels than this server's memory budget allows per image (at most 150 megapixels, 65 000 pixels a side), checked from its header."
@@ -278,7 +278,7 @@ public struct ServiceError: Error, Sendable, Equatable {
             self.init(.unsupportedMediaType, message: error.description)
         case .corruptImage:
             self.init(.damagedImage, message: error.description)
-        case .imageTooLarge:
+        case .imageTooLarge, .tooManyPages, .pagesTooLarge:
             self.init(.imageTooLarge, message: error.description)
         case .tooManyMarks:
             self.init(.tooManyMarks, message: error.description)

@@ -78,9 +78,9 @@ struct ImageOptionTests {
 
     @Test("Warnings from decoding and preprocessing reach stderr, naming the file")
     func warnings() async throws {
-        let input = Fixtures.sample("formats/stanza-multipage.tif")
+        let input = Fixtures.sample("formats/stanza-animated.webp")
         let result = await CapturedRun.run([input])
         #expect(result.status == 0)
-        #expect(result.error == "snap-poem: warning: \(input): the TIFF holds 2 pages; only the first is read\n")
+        #expect(result.error == "snap-poem: warning: \(input): the WebP holds 2 frames; only the first is read\n")
     }
 }

@@ -5,7 +5,8 @@ import Testing
 struct ManifestResumeTests {
     static let keys: Set<String> = [
         "schemaVersion", "input", "path", "contentHash", "optionsHash", "status", "error", "failure", "output", "outputHash",
-        "earlierOutputs", "meanConfidence", "hasText", "coverage", "warnings", "messages", "timings", "finishedAt",
+        "earlierOutputs", "meanConfidence", "hasText", "coverage", "warnings", "messages", "timings", "finishedAt", "pages",
+        "failedPages",
     ]
 
     @Test("A manifest line per input with every key; a rerun reads nothing and says so; --retry-failed reads the failure again")

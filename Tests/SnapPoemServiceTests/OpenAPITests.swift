@@ -43,7 +43,10 @@ struct OpenAPITests {
         #expect(Set(paths.keys) == ["/v1/poems", "/healthz", "/readyz", "/metrics", "/openapi.json"])
         let post = try #require(Self.dig(paths, "/v1/poems", "post"))
         let bodies = try #require(Self.dig(post, "requestBody", "content"))
-        for type in ["multipart/form-data", "application/octet-stream", "image/png", "image/jpeg", "image/tiff", "image/webp"] {
+        for type in [
+            "multipart/form-data", "application/octet-stream", "image/png", "image/jpeg", "image/tiff", "image/webp", "image/heic",
+            "image/avif",
+        ] {
             #expect(bodies[type] != nil, "\(type)")
         }
         let success = try #require(Self.dig(post, "responses", "200", "content"))

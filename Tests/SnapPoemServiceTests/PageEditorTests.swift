@@ -178,7 +178,9 @@ struct PageEditorTests {
         #expect(page.contains("name=\"keptImage\" id=\"kept-image\" data-type=\"image/png\" value=\"\(image.base64EncodedString())\""))
         #expect(page.contains("name=\"keptImageName\" id=\"kept-image-name\" value=\"my poem.png\""))
         #expect(page.contains("Your photo \u{201C}my poem.png\u{201D} (52 KB) is still here"))
-        #expect(page.contains("<input type=\"file\" name=\"image\" accept=\"image/*\">"), "no longer required: the photo is kept")
+        #expect(
+            page.contains("<input type=\"file\" name=\"image\" accept=\"image/*,image/heic,image/heif,image/avif,.heic,.heif,.avif\">"),
+            "no longer required: the photo is kept")
         #expect(page.contains("name=\"find\" value=\"\" aria-invalid=\"true\" autofocus"))
         #expect(page.contains("name=\"replaceWith\" value=\"Alex\""))
         // The form as the browser sends it back: no file, the kept photo, the names.

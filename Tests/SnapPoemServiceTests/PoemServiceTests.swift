@@ -15,6 +15,23 @@ struct PoemServiceTests {
             headers: [HTTPField(name: "Content-Type", value: type)], body: try Fixtures.sampleData(image))
     }
 
+    @Test(
+        "An iPhone's HEIC and an AVIF are read as they are, declared by their own type or as octet-stream",
+        arguments: [
+            ("formats/Lenore.heic", "image/heic"), ("formats/Lenore.heic", "image/heif"), ("formats/Lenore.avif", "image/avif"),
+            ("formats/Lenore.avif", "application/octet-stream"),
+        ])
+    func heifUpload(image: String, type: String) async throws {
+        let service = try await SharedService.get()
+        let response = await service.respond(to: try Self.upload(image, query: "replace=Lenore%3DAlex", type: type))
+        #expect(response.status == 200, "\(response.text)")
+        #expect(occurrences(of: "Alex", in: response.text) == 3)
+        #expect(!response.text.contains("Lenore"))
+        // A HEIC declared as a JPEG is refused, naming both.
+        let wrong = await service.respond(to: try Self.upload(image, type: "image/jpeg"))
+        #expect(wrong.status == 415, "\(wrong.text)")
+    }
+
     @Test("A raw upload with replace=Lenore=Alex answers the personalised poem as UTF-8 text")
     func rawUpload() async throws {
         let service = try await SharedService.get()

@@ -33,7 +33,9 @@ struct ServicePageTests {
         #expect(page.contains("<script nonce=\"\(nonce)\">"))
         #expect(page.contains("<style nonce=\"\(nonce)\">"))
         // No capture attribute: a phone then offers its camera and its photos alike.
-        #expect(page.contains("<input type=\"file\" name=\"image\" accept=\"image/*\" required>"))
+        #expect(
+            page.contains(
+                "<input type=\"file\" name=\"image\" accept=\"image/*,image/heic,image/heif,image/avif,.heic,.heif,.avif\" required>"))
         #expect(page.contains("method=\"post\" action=\"/\" enctype=\"multipart/form-data\""))
         #expect(page.contains("name=\"find\"") && page.contains("name=\"replaceWith\""))
         // Nothing is fetched from elsewhere: no external scripts, styles, fonts or images.

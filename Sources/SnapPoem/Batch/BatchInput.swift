@@ -49,7 +49,8 @@ public struct BatchInput: Sendable, Equatable, Hashable {
     /// File name extensions taken from folders (case-insensitive); files named directly are
     /// read whatever their name, since formats are recognised from their bytes.
     public static let imageExtensions: Set<String> = [
-        "png", "jpg", "jpeg", "tif", "tiff", "webp", "bmp", "gif", "pnm", "pbm", "pgm", "ppm", "jp2",
+        "png", "jpg", "jpeg", "tif", "tiff", "webp", "bmp", "gif", "pnm", "pbm", "pgm", "ppm", "jp2", "heic", "heif", "hif",
+        "avif",
     ]
 
     /// Expands the command line's arguments: a file stays as it is (even a missing one, so

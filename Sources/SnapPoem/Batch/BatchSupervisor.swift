@@ -65,7 +65,8 @@ public protocol BatchReader: Sendable {
 ///   (`worker crashed: signal 4 (SIGILL, illegal instruction)`); a fresh worker takes its place;
 /// - a job that runs past `imageTimeLimit` (wall clock, from the moment it is sent, so it
 ///   covers reading, decoding, preprocessing and recognition) has its worker killed and fails
-///   `over the per-image limit of 120 s`;
+///   `over the per-image limit of 120 s`; for a multi-page TIFF the limit starts again as each
+///   page begins (the worker says `page`), so it bounds each page rather than the file;
 /// - whatever a worker prints (libpng's and libjpeg's messages) is tied to the job in flight;
 /// - a worker that breaks the protocol (a line that is no message, a line over the limit, a
 ///   `ready` while it reads an image, an answer to another request) is killed, and the
@@ -317,9 +318,15 @@ private struct SupervisedRun {
             outcome.printed = printed + outcome.printed
             await onOutcome(job, outcome)
             dispatch(to: id)
+        case (.page, .busy(let job, let requestID, _)):
+            guard message.id == requestID, let page = message.page, page >= 2 else {
+                brokeProtocol(id, saying: "a page for request \(message.id ?? -1) while it was reading request \(requestID)")
+                return
+            }
+            workers[id]?.phase = .busy(job, requestID: requestID, deadline: .now + supervisor.imageTimeLimit)
         case (.ready, .busy):
             brokeProtocol(id, saying: "'ready' while it was reading the image")
-        case (.ready, _), (.result, _):
+        case (.ready, _), (.result, _), (.page, _):
             brokeProtocol(id, saying: "'\(message.type.rawValue)' when it had no image to read")
         case (.fatal, _):
             brokeProtocol(id, saying: "'fatal' after it had started")

@@ -91,7 +91,9 @@ public enum BatchWorker {
                 return 70
             }
             before(request)
-            let outcome = await imageReader.read(request.job)
+            let outcome = await imageReader.read(
+                request.job,
+                pageStarted: { page in _ = WorkerLine.send(WorkerLine.encode(WorkerMessage.page(request.id, page)), to: channel) })
             guard WorkerLine.send(WorkerLine.encode(WorkerMessage.result(request.id, outcome)), to: channel) else { return 0 }
         }
         return 0

@@ -63,6 +63,10 @@ public struct ImageOutcome: Sendable, Equatable, Codable {
     public var meanConfidence: Int?
     /// Whether any word was found.
     public var hasText: Bool?
+    /// How many pages the file has (a multi-page TIFF), when it was opened; nil when not.
+    public var pageCount: Int?
+    /// The pages (from 1) that could not be read, the others being read and written.
+    public var failedPages: [Int] = []
 
     /// Creates an outcome.
     public init(
@@ -83,6 +87,30 @@ public struct ImageOutcome: Sendable, Equatable, Codable {
         self.hasText = hasText
     }
 
+    enum CodingKeys: String, CodingKey {
+        case status, document, images, diagnostics, printed, contentHash, timings, totalTime, coverage, meanConfidence, hasText
+        case pageCount, failedPages
+    }
+
+    /// Reads an outcome (a worker's answer); `pageCount` and `failedPages`, added later, may
+    /// be absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        status = try container.decode(Status.self, forKey: .status)
+        document = try container.decodeIfPresent(Data.self, forKey: .document)
+        images = try container.decode([ExportRequest.Image: Data].self, forKey: .images)
+        diagnostics = try container.decode([Diagnostic].self, forKey: .diagnostics)
+        printed = try container.decode([String].self, forKey: .printed)
+        contentHash = try container.decodeIfPresent(String.self, forKey: .contentHash)
+        timings = try container.decodeIfPresent(StageTimings.self, forKey: .timings)
+        totalTime = try container.decodeIfPresent(Duration.self, forKey: .totalTime)
+        coverage = try container.decodeIfPresent(ManifestEntry.Coverage.self, forKey: .coverage)
+        meanConfidence = try container.decodeIfPresent(Int.self, forKey: .meanConfidence)
+        hasText = try container.decodeIfPresent(Bool.self, forKey: .hasText)
+        pageCount = try container.decodeIfPresent(Int.self, forKey: .pageCount)
+        failedPages = try container.decodeIfPresent([Int].self, forKey: .failedPages) ?? []
+    }
+
     /// An image that could not be read because of `error` (`.cancelled` for a cancellation).
     public static func failed(_ error: SnapPoemError, printed: [String] = [], contentHash: String? = nil, totalTime: Duration? = nil)
         -> ImageOutcome
@@ -101,6 +129,13 @@ public struct ImageOutcome: Sendable, Equatable, Codable {
     public var warnings: [String] {
         diagnostics.filter { $0.severity == .warning }.map(\.text)
     }
+
+    /// The errors of the pages that could not be read, when the others were (a multi-page
+    /// TIFF whose status is `ok` or `timedOut`).
+    public var pageErrors: [String] {
+        guard !failedPages.isEmpty, status == .ok || status == .timedOut else { return [] }
+        return diagnostics.filter { $0.severity == .error }.map(\.text)
+    }
 }
 
 extension ManifestEntry {
@@ -110,8 +145,10 @@ extension ManifestEntry {
         self.init(
             input: job.input.relativePath, path: job.input.path, contentHash: outcome.contentHash, optionsHash: optionsHash,
             status: outcome.status.manifestStatus, meanConfidence: outcome.meanConfidence, hasText: outcome.hasText,
-            warnings: outcome.warnings, messages: outcome.printed)
+            warnings: outcome.warnings + outcome.pageErrors, messages: outcome.printed)
         coverage = outcome.coverage
+        pages = outcome.pageCount
+        failedPages = outcome.failedPages
         if let total = outcome.totalTime { timings = Timings(outcome.timings, total: total) }
         switch outcome.status {
         case .failed(let failure):

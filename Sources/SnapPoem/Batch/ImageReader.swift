@@ -7,6 +7,10 @@ import Foundation
 /// The steps: the bytes (the job's own, for standard input, or the file's, through
 /// `BatchInput.readContents()`), their hash, decoding, the scan, then
 /// `ExportRequest.render(_:stamp:)`. A failure at any step is the outcome, never a throw.
+/// A multi-page TIFF is one job too: every page is read in turn (`PoemScanner.scan(_:progress:)`
+/// for an `ImageDocument`) into one document (`ExportRequest.render(_:stamp:)` for a
+/// `ScannedDocument`); a page that fails is an error naming its number, and the others are
+/// still read and written.
 public struct ImageReader: Sendable {
     /// The scanner, with its engine.
     public let scanner: PoemScanner
@@ -32,7 +36,12 @@ public struct ImageReader: Sendable {
     /// - Parameters:
     ///   - job: the image to read and where its outcome goes.
     ///   - progress: recognition progress, 0–100, from another thread.
-    public func read(_ job: BatchJob, progress: (@Sendable (Int) -> Void)? = nil) async -> ImageOutcome {
+    ///   - pageStarted: called as each page of a multi-page file after the first starts,
+    ///     with its number (a batch worker tells its supervisor, whose per-image limit then
+    ///     starts again for the page).
+    public func read(
+        _ job: BatchJob, progress: (@Sendable (Int) -> Void)? = nil, pageStarted: (@Sendable (Int) -> Void)? = nil
+    ) async -> ImageOutcome {
         let clock = ContinuousClock()
         let start = clock.now
         let input = job.input
@@ -48,16 +57,23 @@ public struct ImageReader: Sendable {
             let (hash, decoded) = try await offloadStoppable { stop throws(SnapPoemError) in
                 let bytes: Data
                 if let contents { bytes = contents } else { bytes = try input.readContents(shouldStop: { stop.isRaised }) }
-                let decoded: Result<(PoemImage, ImageFacts), SnapPoemError>
+                let decoded: Result<Decoded, SnapPoemError>
                 do throws(SnapPoemError) {
-                    decoded = .success(try ImageDecoder.decode(data: bytes, name: name, limits: limits))
+                    let document = try ImageDocument(data: bytes, name: name, limits: limits)
+                    decoded = .success(document.hasSeveralPages ? .pages(document) : .image(try document.decodePage(1)))
                 } catch {
                     decoded = .failure(error)
                 }
                 return (hashes ? ContentHash.of(bytes) : nil, decoded)
             }
             contentHash = hash
-            let (image, facts) = try decoded.get()
+            let image: PoemImage, facts: ImageFacts
+            switch try decoded.get() {
+            case .image(let single): (image, facts) = single
+            case .pages(let document):
+                return await read(
+                    document, job: job, contentHash: hash, start: start, progress: progress, pageStarted: pageStarted)
+            }
             let decodeTime = clock.now - start
             var scanned = try await scanner.scan(image, facts: facts, name: name, progress: progress)
             scanned.timings.decode = decodeTime
@@ -77,11 +93,81 @@ public struct ImageReader: Sendable {
         let rendered = request.render(poem, stamp: .now())
         let status: ImageOutcome.Status =
             rendered.document == nil ? .failed(.output) : poem.page.timedOut ? .timedOut : .ok
-        return ImageOutcome(
+        var outcome = ImageOutcome(
             status: status, document: rendered.document, images: rendered.images, diagnostics: rendered.diagnostics,
             contentHash: contentHash, timings: poem.timings, totalTime: clock.now - start,
             coverage: poem.coverage.map(ManifestEntry.Coverage.init),
             meanConfidence: poem.page.meanConfidence, hasText: poem.page.hasText)
+        outcome.pageCount = 1
+        return outcome
+    }
+}
+
+extension ImageReader {
+    /// What decoding gave: one image, or a document of several pages still to decode.
+    private enum Decoded: Sendable {
+        case image((PoemImage, ImageFacts))
+        case pages(ImageDocument)
+    }
+
+    /// Reads every page of `document` and renders them as one document.
+    private func read(
+        _ document: ImageDocument, job: BatchJob, contentHash: String?, start: ContinuousClock.Instant,
+        progress: (@Sendable (Int) -> Void)?, pageStarted: (@Sendable (Int) -> Void)?
+    ) async -> ImageOutcome {
+        let clock = ContinuousClock()
+        var scanned: ScannedDocument
+        do throws(SnapPoemError) {
+            var pageProgress: (@Sendable (DocumentProgress) -> Void)?
+            if progress != nil || pageStarted != nil {
+                pageProgress = { made in
+                    progress?(made.percent)
+                    if made.pagePercent == 0, made.page > 1 { pageStarted?(made.page) }
+                }
+            }
+            scanned = try await scanner.scan(document, progress: pageProgress)
+        } catch {
+            return .failed(error, contentHash: contentHash, totalTime: clock.now - start)
+        }
+        scanned.source = job.input.path
+        for index in scanned.pages.indices { scanned.pages[index].renameSource(job.input.path) }
+        let rendered = request.render(scanned, stamp: .now())
+        let poems = scanned.poems
+        let failedPages = scanned.failures.map(\.page)
+        let status: ImageOutcome.Status =
+            poems.isEmpty
+            ? .failed(.input)
+            : rendered.document == nil
+                ? .failed(.output)
+                : poems.contains { $0.page.timedOut } ? .timedOut : .ok
+        var timings = StageTimings()
+        for poem in poems {
+            timings.decode += poem.timings.decode
+            timings.preprocess += poem.timings.preprocess
+            timings.recognize += poem.timings.recognize
+            timings.personalize += poem.timings.personalize
+            timings.coverageCheck += poem.timings.coverageCheck
+        }
+        let coverages = poems.compactMap(\.coverage)
+        var coverage: ManifestEntry.Coverage?
+        if var combined = coverages.first.map(ManifestEntry.Coverage.init) {
+            for other in coverages.dropFirst().map(ManifestEntry.Coverage.init) {
+                combined.complete = combined.complete && other.complete
+                combined.coveredBeforeReread = min(combined.coveredBeforeReread, other.coveredBeforeReread)
+                combined.coveredAfterReread = min(combined.coveredAfterReread, other.coveredAfterReread)
+                combined.linesReread += other.linesReread
+                combined.unreadRegions += other.unreadRegions
+            }
+            coverage = combined
+        }
+        var outcome = ImageOutcome(
+            status: status, document: rendered.document, images: rendered.images, diagnostics: rendered.diagnostics,
+            contentHash: contentHash, timings: poems.isEmpty ? nil : timings, totalTime: clock.now - start, coverage: coverage,
+            meanConfidence: poems.isEmpty ? nil : poems.map(\.page.meanConfidence).reduce(0, +) / poems.count,
+            hasText: poems.isEmpty ? nil : poems.contains { $0.page.hasText })
+        outcome.pageCount = scanned.pageCount
+        outcome.failedPages = failedPages
+        return outcome
     }
 }
 

@@ -181,12 +181,19 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
     public var messages: [String]
     /// `timings`: where the time went; null when nothing was read.
     public var timings: Timings?
+    /// `pages`: how many pages the input has (1 for an image, more for a multi-page TIFF,
+    /// every page of which is in the one output); null when it could not be opened.
+    public var pages: Int?
+    /// `failedPages`: the pages (from 1) of a multi-page input that could not be read (each
+    /// one's error is among `warnings`); the others were written. A rerun reads the input
+    /// again only with `--retry-failed`, as for `timed-out`. Empty for most inputs.
+    public var failedPages: [Int] = []
     /// `finishedAt`: when the line was written, ISO 8601 in UTC.
     public var finishedAt: String
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, input, path, contentHash, optionsHash, status, error, failure, output, outputHash, earlierOutputs
-        case meanConfidence, hasText, coverage, warnings, messages, timings, finishedAt
+        case meanConfidence, hasText, coverage, warnings, messages, timings, finishedAt, pages, failedPages
     }
 
     /// Creates an entry stamped with the current time.
@@ -238,6 +245,8 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         warnings = try Self.decodeFirst(String.self, Self.listLimit, of: container, forKey: .warnings)
         messages = try Self.decodeFirst(String.self, Self.listLimit, of: container, forKey: .messages)
         timings = try container.decodeIfPresent(Timings.self, forKey: .timings)
+        pages = try container.decodeIfPresent(Int.self, forKey: .pages)
+        failedPages = try Self.decodeFirst(Int.self, Self.listLimit, of: container, forKey: .failedPages)
         finishedAt = try container.decode(String.self, forKey: .finishedAt)
         guard Self.isTimestamp(finishedAt) else {
             throw DecodingError.dataCorruptedError(
@@ -311,6 +320,8 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
         try container.encode(warnings, forKey: .warnings)
         try container.encode(messages, forKey: .messages)
         try container.encode(timings, forKey: .timings)
+        try container.encode(pages, forKey: .pages)
+        try container.encode(failedPages, forKey: .failedPages)
         try container.encode(finishedAt, forKey: .finishedAt)
     }
 

@@ -54,7 +54,10 @@ public enum ResumeDecision: Sendable, Equatable {
         if let previous, previous.optionsHash == optionsHash, let hash = previous.contentHash, hash == contentHash() {
             switch previous.status {
             case .ok, .skipped:
-                if previous.output == output, existing != nil { return .skip(previous) }
+                // Pages that failed (a multi-page TIFF) are read again with --retry-failed.
+                if previous.output == output, existing != nil, previous.failedPages.isEmpty || !policy.retryFailed {
+                    return .skip(previous)
+                }
             case .timedOut:
                 if previous.output == output, existing != nil, !policy.retryFailed { return .skip(previous) }
             case .failed:

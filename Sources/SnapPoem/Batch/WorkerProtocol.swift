@@ -6,6 +6,7 @@ import Foundation
 //   supervisor → worker   {"scan":{…},"export":{…},"memoryLimit":4294967296}   first, once
 //   worker → supervisor   {"type":"ready","pid":1234}                         engine started, send work
 //   supervisor → worker   {"id":7,"path":"<base64 bytes>","name":"poems/a.png","relativeName":"a.png"}
+//   worker → supervisor   {"type":"page","id":7,"page":2}                     a multi-page file's next page began
 //   worker → supervisor   {"type":"result","id":7,"outcome":{…}}              one per request, in turn
 //   worker → supervisor   {"type":"fatal","failure":{…}}                      the engine cannot start
 //
@@ -75,7 +76,7 @@ public struct WorkerRequest: Sendable, Equatable, Codable {
 /// A worker's message to its supervisor.
 struct WorkerMessage: Sendable, Equatable, Codable {
     enum Kind: String, Sendable, Codable {
-        case ready, result, fatal
+        case ready, page, result, fatal
     }
 
     var type: Kind
@@ -85,12 +86,15 @@ struct WorkerMessage: Sendable, Equatable, Codable {
     var id: Int?
     /// `result`: what became of the image.
     var outcome: ImageOutcome?
+    /// `page`: the page of a multi-page file the request has come to (from 2).
+    var page: Int?
     /// `fatal`: why the worker cannot work (category `.engine` or `.usage`).
     var failure: Diagnostic?
 
     static func ready() -> WorkerMessage { WorkerMessage(type: .ready, pid: getpid()) }
     static func result(_ id: Int, _ outcome: ImageOutcome) -> WorkerMessage { WorkerMessage(type: .result, id: id, outcome: outcome) }
     static func fatal(_ failure: Diagnostic) -> WorkerMessage { WorkerMessage(type: .fatal, failure: failure) }
+    static func page(_ id: Int, _ page: Int) -> WorkerMessage { WorkerMessage(type: .page, id: id, page: page) }
 }
 
 /// JSON Lines encoding shared by both ends.

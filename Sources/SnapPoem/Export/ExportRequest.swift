@@ -34,6 +34,9 @@ public struct ExportRequest: Sendable, Equatable, Codable {
     public var namesPoemInReplacementWarnings = false
     /// The images to make beside the document.
     public var images: Set<Image> = []
+    /// For a file of several pages: the page the images and the side-by-side page show
+    /// (`--annotate-page`); nil shows page 1 and says so.
+    public var imagesPage: Int?
 
     /// Creates a request for `format`, every other setting at its default.
     public init(format: ExportFormat = .text) {

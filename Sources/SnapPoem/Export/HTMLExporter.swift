@@ -30,12 +30,33 @@ public struct HTMLExporter: PoemExporter {
         Data(page(for: text).utf8)
     }
 
+    /// One page holding several poems, one `<article>` each in order (the pages of a
+    /// multi-page TIFF), in UTF-8; the page's title is the first poem's.
+    public func export(texts: [String]) -> Data {
+        let title = texts.lazy.compactMap { PoemStanzas($0).title }.first ?? Self.untitled
+        let articles = texts.map(article).joined()
+        return Data(
+            (Self.documentHead(title: title, languageTag: languageTag, styleSheets: [Self.styleSheet])
+                + "<body>\n<main>\n\(articles)</main>\n</body>\n</html>\n").utf8)
+    }
+
     /// The page for a poem's text; what `export` encodes.
     func page(for text: String) -> String {
+        let title = PoemStanzas(text).title ?? Self.untitled
+        let body = "<main>\n" + article(for: text) + "</main>\n"
+        return Self.documentHead(title: title, languageTag: languageTag, styleSheets: [Self.styleSheet]) + """
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+    }
+
+    /// One poem's `<article>`.
+    func article(for text: String) -> String {
         let poem = PoemStanzas(text)
-        let title = poem.title ?? Self.untitled
         var body = ""
-        body += "<main>\n<article>\n"
+        body += "<article>\n"
         if let heading = poem.title {
             body += "<h1>\(MarkupEscaping.escape(heading))</h1>\n"
         }
@@ -48,13 +69,8 @@ public struct HTMLExporter: PoemExporter {
             body += "<p class=\"stanza\">\n" + lines.joined(separator: "\n") + "\n</p>\n"
         }
         body += "<p class=\"closing\" aria-hidden=\"true\">\u{2665}</p>\n"
-        body += "</article>\n</main>\n"
-        return Self.documentHead(title: title, languageTag: languageTag, styleSheets: [Self.styleSheet]) + """
-            <body>
-            \(body)</body>
-            </html>
-
-            """
+        body += "</article>\n"
+        return body
     }
 
     /// A page's beginning, shared by the love note and the side-by-side page: the doctype,
@@ -107,6 +123,7 @@ public struct HTMLExporter: PoemExporter {
         .line { display: block; padding-left: 1.6em; text-indent: -1.6em; }
         .empty { text-align: center; font-style: italic; color: #9c7b7b; }
         .closing { margin: 2rem 0 0; text-align: center; color: #c4637a; font-size: 1.2rem; }
+        article + article { margin-top: 3rem; padding-top: 2.5rem; border-top: 1px solid #ecd3cb; }
         @media (max-width: 34rem) {
           body { padding: 1rem 0.5rem; }
           main { padding: 2rem 1.4rem 1.6rem; }

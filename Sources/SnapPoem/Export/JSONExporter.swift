@@ -28,12 +28,25 @@ public struct JSONExporter: PoemExporter {
 
     /// The document in UTF-8, ending with a newline.
     public func export(_ poem: ScannedPoem) -> Data {
+        encode(JSONPoemDocument(poem))
+    }
+
+    /// The document of a file of several pages (`JSONPoemDocument.init(_:)` for a
+    /// `ScannedDocument`: the whole text at the top, every page under `pages`), in UTF-8,
+    /// ending with a newline; nil when no page was read. A document of one page gives what
+    /// `export(_:)` gives for its poem.
+    public func export(_ document: ScannedDocument) -> Data? {
+        if document.pageCount == 1, let poem = document.pages.first?.poem { return export(poem) }
+        return JSONPoemDocument(document).map(encode)
+    }
+
+    private func encode(_ document: JSONPoemDocument) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if layout == .pretty { encoder.outputFormatting.insert(.prettyPrinted) }
         // Only strings, integers, booleans and finite numbers are encoded; that cannot fail.
         do {
-            var data = try encoder.encode(JSONPoemDocument(poem))
+            var data = try encoder.encode(document)
             data.append(0x0A)
             return data
         } catch {

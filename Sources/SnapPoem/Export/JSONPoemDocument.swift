@@ -30,11 +30,52 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
     /// `timings`: how long each stage took.
     public var timings: Timings
     /// `coverage`: how much of the image's text-like ink the recognised words cover, before and
-    /// after skipped regions were read again; absent when the check did not run.
+    /// after skipped regions were read again; absent when the check did not run, and at the
+    /// top of a file of several pages (each page has its own).
     public var coverage: Coverage?
+    /// `pageCount`: how many pages the file has; present only for a file of several pages
+    /// (a multi-page TIFF).
+    public var pageCount: Int?
+    /// `pages`: every page of a file of several pages, in page order; absent for one page.
+    /// The top-level keys then describe the file as a whole: `text` and `originalText` join
+    /// the pages read with a form feed line (`\f\n`); `replacements` and
+    /// `recognition.lines` hold every page's, each with its `page`, their `line` counted in
+    /// the joined text and their boxes in their own page's image; `recognition.meanConfidence`
+    /// is the mean of the pages', `timedOut` and `hasText` whether any page's is; `image`
+    /// describes the first page read; `timings` add up the pages'.
+    public var pages: [Page]?
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, generator, source, text, originalText, replacements, recognition, image, timings, coverage
+        case schemaVersion, generator, source, text, originalText, replacements, recognition, image, timings, coverage, pageCount
+        case pages
+    }
+
+    /// One entry of `pages`: a page that was read (its own texts, replacements, recognition,
+    /// image, timings and coverage, with lines and boxes counted in the page alone), or one
+    /// that could not be read (`error`).
+    public struct Page: Sendable, Equatable, Codable {
+        /// `page`: the page's number in the file, from 1.
+        public var page: Int
+        /// `error`: why the page could not be read; absent when it was.
+        public var error: String?
+        /// `text`: the page's personalised poem.
+        public var text: String?
+        /// `originalText`: the page's poem as recognised.
+        public var originalText: String?
+        /// `replacements`: the page's replacements, lines counted in the page's text.
+        public var replacements: [ReplacementRecord]?
+        /// `recognition`: what Tesseract read on the page.
+        public var recognition: Recognition?
+        /// `image`: the page's image and its preprocessing.
+        public var image: Image?
+        /// `timings`: the page's stages.
+        public var timings: Timings?
+        /// `coverage`: the page's coverage check; absent when it did not run.
+        public var coverage: Coverage?
+
+        enum CodingKeys: String, CodingKey {
+            case page, error, text, originalText, replacements, recognition, image, timings, coverage
+        }
     }
 
     /// `generator`: the program and OCR engine that wrote the document.
@@ -66,8 +107,10 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         /// `confidence`: Tesseract's confidence (0–100) in the word(s) replaced, the lowest
         /// when several; absent when unknown.
         public var confidence: Double?
+        /// `page`: the page the replacement is on, at the top of a file of several pages.
+        public var page: Int?
 
-        enum CodingKeys: String, CodingKey { case line, column, original, replacement, find, match, confidence }
+        enum CodingKeys: String, CodingKey { case line, column, original, replacement, find, match, confidence, page }
     }
 
     /// `recognition`: Tesseract's result.
@@ -103,8 +146,10 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         public var box: Box
         /// `words`: the line's words, left to right.
         public var words: [Word]
+        /// `page`: the page the line is on, at the top of a file of several pages.
+        public var page: Int?
 
-        enum CodingKeys: String, CodingKey { case block, paragraph, text, confidence, box, words }
+        enum CodingKeys: String, CodingKey { case block, paragraph, text, confidence, box, words, page }
     }
 
     /// One entry of a line's `words`.
@@ -386,6 +431,63 @@ extension JSONPoemDocument {
             recognizeSeconds: Self.seconds(stages.recognize), personalizeSeconds: Self.seconds(stages.personalize),
             totalSeconds: Self.seconds(stages.total), coverageCheckSeconds: Self.seconds(stages.coverageCheck))
         coverage = poem.coverage.map(Coverage.init)
+    }
+
+    /// The document of a file of several pages: the whole at the top, each page under
+    /// `pages` (see `pages`); nil when no page was read.
+    public init?(_ document: ScannedDocument) {
+        let read = document.pages.compactMap { page in page.poem.map { (page.number, $0) } }
+        guard let first = read.first?.1 else { return nil }
+        self.init(first)
+        source = document.source
+        text = document.text
+        originalText = document.recognizedText
+        pageCount = document.pageCount
+        var allReplacements: [ReplacementRecord] = []
+        var allLines: [Line] = []
+        var confidences: [Int] = []
+        var total = StageTimings()
+        let firstLines = document.firstLines
+        for ((number, poem), firstLine) in zip(read, firstLines) {
+            let single = JSONPoemDocument(poem)
+            allReplacements += single.replacements.map { record in
+                var record = record
+                record.line += firstLine - 1
+                record.page = number
+                return record
+            }
+            allLines += single.recognition.lines.map { line in
+                var line = line
+                line.page = number
+                return line
+            }
+            confidences.append(poem.page.meanConfidence)
+            total.decode += poem.timings.decode
+            total.preprocess += poem.timings.preprocess
+            total.recognize += poem.timings.recognize
+            total.personalize += poem.timings.personalize
+            total.coverageCheck += poem.timings.coverageCheck
+        }
+        replacements = allReplacements
+        recognition = Recognition(
+            meanConfidence: confidences.reduce(0, +) / max(1, confidences.count),
+            timedOut: read.contains { $0.1.page.timedOut }, hasText: read.contains { $0.1.page.hasText }, lines: allLines)
+        timings = Timings(
+            decodeSeconds: Self.seconds(total.decode), preprocessSeconds: Self.seconds(total.preprocess),
+            recognizeSeconds: Self.seconds(total.recognize), personalizeSeconds: Self.seconds(total.personalize),
+            totalSeconds: Self.seconds(total.total), coverageCheckSeconds: Self.seconds(total.coverageCheck))
+        coverage = nil
+        pages = document.pages.map { page in
+            switch page.result {
+            case .success(let poem):
+                let single = JSONPoemDocument(poem)
+                return Page(
+                    page: page.number, text: single.text, originalText: single.originalText, replacements: single.replacements,
+                    recognition: single.recognition, image: single.image, timings: single.timings, coverage: single.coverage)
+            case .failure(let error):
+                return Page(page: page.number, error: error.description)
+            }
+        }
     }
 
     /// A confidence rounded to two decimals: Tesseract's are single-precision floats, and

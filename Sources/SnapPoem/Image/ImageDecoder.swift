@@ -66,6 +66,9 @@ public enum ImageDecoder {
         let (format, header, pageCountFound, decodable, bytesPerPixel) = try inspect(
             data: data, name: name, limits: limits, preparingDecodable: true)
         var pageCount = pageCountFound
+        if format == .heic || format == .avif {
+            return try decodeHEIF(data, format: format, name: name, limits: limits, bytesPerPixel: bytesPerPixel)
+        }
         func read() -> (PixImage?, Int32) {
             CodecMessages.decoding(format.displayName) { () -> (PixImage?, Int32) in
                 errno = 0
@@ -109,6 +112,33 @@ public enum ImageDecoder {
         } catch {
             throw error.naming(name)
         }
+    }
+
+    /// Decodes a HEIC or AVIF file with libheif (`HEIFDecoder`), whose header `inspect`
+    /// checked: the size decoded is checked once more against the size checked, the alpha
+    /// channel is flattened onto white, and the container's turn, which libheif applied, is
+    /// reported and not applied again.
+    private static func decodeHEIF(
+        _ data: Data, format: ImageFormat, name: String, limits: ImageLimits, bytesPerPixel: Int
+    ) throws(SnapPoemError) -> (image: PoemImage, facts: ImageFacts) {
+        var (pix, header) = try HEIFDecoder.decode(data, format: format, name: name, limits: limits) {
+            header throws(SnapPoemError) in
+            guard MemoryHeadroom.isAvailable(decodingBytes(width: header.width, height: header.height, bytesPerPixel: bytesPerPixel))
+            else {
+                throw .outOfMemory(path: name, stage: "decoding the \(header.width)×\(header.height) \(format.displayName) image")
+            }
+        }
+        do throws(SnapPoemError) {
+            if header.hasAlpha { pix = try pix.transformed("pixRemoveAlpha") { pixRemoveAlpha($0) } }
+        } catch {
+            throw error.naming(name)
+        }
+        let warnings =
+            header.imageCount > 1 ? ["the \(format.displayName) holds \(header.imageCount) images; only the primary one is read"] : []
+        let facts = ImageFacts(
+            format: format, storedWidth: header.storedWidth, storedHeight: header.storedHeight, orientation: header.orientation,
+            pageCount: header.imageCount, warnings: warnings)
+        return (PoemImage(pix: pix), facts)
     }
 
     /// The most scans a JPEG may hold (`JPEGScans`): the limit libjpeg-turbo recommends
@@ -222,6 +252,12 @@ public enum ImageDecoder {
                 found = leptonicaHeader(of: data)
             }
             decodingBytesPerPixel = 8  // libwebp's image and Leptonica's, measured
+        case .heic, .avif:
+            // libheif reads the boxes and says the size (after the container's turn); nothing
+            // is decoded here.
+            let header = try HEIFDecoder.header(of: data, format: format, name: name, limits: limits)
+            found = (header.width, header.height)
+            decodingBytesPerPixel = HEIFDecoder.decodingBytesPerPixel
         case .tiff:
             let header = leptonicaHeaderWithSamples(of: data)
             found = header.map { ($0.width, $0.height) }
@@ -237,8 +273,21 @@ public enum ImageDecoder {
             found = leptonicaHeader(of: data)
         }
         guard let header = found else { throw .corruptImage(path: name, format: format.displayName) }
-        // The pixel limit is planned at ImageLimits.plannedBytesPerPixel; an image whose decoder
-        // holds more a pixel (JPEG 2000, a 16-bit or CMYK TIFF) is allowed that many fewer.
+        try checkSize(
+            width: header.width, height: header.height, decodingBytesPerPixel: decodingBytesPerPixel, format: format, name: name,
+            limits: limits)
+        return (format, header, pageCount, decodable, decodingBytesPerPixel)
+    }
+
+    /// Checks a declared size against `limits`: the pixel limit, planned at
+    /// `ImageLimits.plannedBytesPerPixel`, is allowed proportionally fewer pixels for a decoder
+    /// that holds more a pixel (JPEG 2000, a 16-bit or CMYK TIFF); and the side limit.
+    ///
+    /// - Throws: `SnapPoemError.imageTooLarge` naming `name`.
+    static func checkSize(
+        width: Int, height: Int, decodingBytesPerPixel: Int, format: ImageFormat, name: String, limits: ImageLimits
+    ) throws(SnapPoemError) {
+        let header = (width: width, height: height)
         let planned = ImageLimits.plannedBytesPerPixel
         let allowedPixels =
             decodingBytesPerPixel <= planned
@@ -253,7 +302,6 @@ public enum ImageDecoder {
             throw .imageTooLarge(
                 path: name, width: header.width, height: header.height, limit: "\(pixelLimit) and \(limits.maxSide) pixels a side")
         }
-        return (format, header, pageCount, decodable, decodingBytesPerPixel)
     }
 
     /// The size in Leptonica's header reader (`pixReadHeaderMem`), or nil when it cannot
@@ -299,9 +347,11 @@ public enum ImageDecoder {
         return format
     }
 
-    /// Recognises the format from the first bytes (`findFileFormatBuffer`).
+    /// Recognises the format from the first bytes: HEIC and AVIF from their `ftyp` box
+    /// (`HEIFStructure`), every other format with Leptonica's `findFileFormatBuffer`.
     static func detectFormat(of data: Data) -> ImageFormat {
         guard data.count >= 12 else { return .unknown }
+        if let heif = HEIFStructure.format(of: data) { return heif }
         var code: Int32 = 0
         let status = data.withUnsafeBytes { raw in
             findFileFormatBuffer(raw.bindMemory(to: UInt8.self).baseAddress, &code)
@@ -312,13 +362,10 @@ public enum ImageDecoder {
     /// Says what non-image data looks like, for the error message.
     static func describeUnknownData(_ data: Data) -> String {
         if data.count < 12 { return "only \(data.count) bytes" }
-        // Signatures first: a PDF's header line and an HEIF box are valid text too.
-        if data.starts(with: Array("%PDF".utf8)) { return "the data is a PDF; export its pages as images first" }
-        let brand = String(decoding: data.dropFirst(4).prefix(8), as: UTF8.self)
-        if ["ftypheic", "ftypheix", "ftyphevc", "ftypmif1", "ftypmsf1"].contains(brand) {
-            return "the data is HEIC, which Leptonica cannot read; export the photo as JPEG first"
+        // Signatures first: a PDF's header line is valid text too. (HEIC and AVIF are read.)
+        if data.starts(with: Array("%PDF".utf8)) {
+            return "the data is a PDF; export its pages as images first, e.g. pdftoppm -r 300 -png FILE.pdf page"
         }
-        if brand == "ftypavif" { return "the data is AVIF, which Leptonica cannot read; export it as JPEG or PNG first" }
         let sample = data.prefix(4096)
         if let text = String(data: sample, encoding: .utf8),
             !text.unicodeScalars.contains(where: { $0.value < 0x09 || (0x0E..<0x20).contains($0.value) })

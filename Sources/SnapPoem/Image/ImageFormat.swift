@@ -2,8 +2,11 @@ import CTesseract
 import Foundation
 
 /// An image file format, as recognised from the file's first bytes (never from its name).
+///
+/// Leptonica decodes every format but two: HEIC (HEIF, the iPhone's default) and AVIF, which
+/// libheif decodes (`HEIFDecoder`), recognised from their `ftyp` box (`HEIFStructure`).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
-    case png, jpeg, tiff, webp, bmp, gif, pnm, jpeg2000, spix, unknown
+    case png, jpeg, tiff, webp, bmp, gif, pnm, jpeg2000, heic, avif, spix, unknown
 
     /// Maps Leptonica's `IFF_*` code (from `findFileFormatBuffer`) to a format.
     init(leptonicaCode code: Int32) {
@@ -34,6 +37,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .gif: "GIF"
         case .pnm: "PNM"
         case .jpeg2000: "JPEG 2000"
+        case .heic: "HEIC"
+        case .avif: "AVIF"
         case .spix: "Leptonica SPIX"
         case .unknown: "unknown"
         }
@@ -56,6 +61,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .pnm:
             ["image/x-portable-anymap", "image/x-portable-bitmap", "image/x-portable-graymap", "image/x-portable-pixmap"]
         case .jpeg2000: ["image/jp2", "image/jpx", "image/jpm"]
+        case .heic: ["image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence"]
+        case .avif: ["image/avif"]
         case .spix, .unknown: []
         }
     }

@@ -63,23 +63,41 @@ public struct ImageFacts: Sendable, Equatable, Codable {
     public var storedHeight: Int
     /// The EXIF orientation that was applied while decoding (`up` when there was none).
     public var orientation: ExifOrientation
-    /// How many pages the file holds (more than 1 only for a multi-page TIFF, of which
-    /// snap-poem reads the first).
+    /// How many pages (or frames) the file holds: more than 1 for a multi-page TIFF, each of
+    /// whose pages is read (`ImageDocument`), or an animated GIF or WebP, of which the
+    /// first frame is read.
     public var pageCount: Int
+    /// Which page of the file this image is, from 1 (`ImageDocument.decodePage(_:)`).
+    public var pageNumber: Int = 1
     /// Problems the decoder worked around, one sentence each, e.g. a JPEG that ends early.
     public var warnings: [String]
 
     /// Creates a record of an image's facts.
     public init(
         format: ImageFormat, storedWidth: Int, storedHeight: Int, orientation: ExifOrientation,
-        pageCount: Int = 1, warnings: [String] = []
+        pageCount: Int = 1, pageNumber: Int = 1, warnings: [String] = []
     ) {
         self.format = format
         self.storedWidth = storedWidth
         self.storedHeight = storedHeight
         self.orientation = orientation
         self.pageCount = pageCount
+        self.pageNumber = pageNumber
         self.warnings = warnings
+    }
+
+    enum CodingKeys: String, CodingKey { case format, storedWidth, storedHeight, orientation, pageCount, pageNumber, warnings }
+
+    /// Reads facts; `pageNumber`, added later, is 1 when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(ImageFormat.self, forKey: .format)
+        storedWidth = try container.decode(Int.self, forKey: .storedWidth)
+        storedHeight = try container.decode(Int.self, forKey: .storedHeight)
+        orientation = try container.decode(ExifOrientation.self, forKey: .orientation)
+        pageCount = try container.decode(Int.self, forKey: .pageCount)
+        pageNumber = try container.decodeIfPresent(Int.self, forKey: .pageNumber) ?? 1
+        warnings = try container.decode([String].self, forKey: .warnings)
     }
 }
 
@@ -99,12 +117,44 @@ public struct ImageLimits: Sendable, Equatable, Codable {
     /// file is refused from its size, before it is read; standard input is read up to it.
     public var maxFileBytes: Int
 
+    /// The most pages a multi-page TIFF may have, counted from its structure before any page
+    /// is decoded. Default 100: a scanner's booklet or a fax has a few dozen; a file of more
+    /// is refused whole, naming the count and the limit (split it with `tiffsplit` and read
+    /// the parts as a batch).
+    public var maxPages: Int
+
+    /// The most pixels all the pages of a multi-page TIFF may have together, from the sizes
+    /// their directories declare, before any page is decoded. Default 1000 megapixels: 100
+    /// A4 pages scanned at 300 dpi (8.7 megapixels each) pass; each page is also held to
+    /// `maxPixels` and `maxSide`. Pages are decoded one at a time, so this bounds the time a
+    /// file takes (about 3 s a page of print), not the memory.
+    public var maxDocumentPixels: Int
+
     /// Creates limits; all must be positive.
-    public init(maxPixels: Int = 150_000_000, maxSide: Int = 65_000, maxFileBytes: Int = 512 << 20) {
-        precondition(maxPixels > 0 && maxSide > 0 && maxFileBytes > 0, "image limits must be positive")
+    public init(
+        maxPixels: Int = 150_000_000, maxSide: Int = 65_000, maxFileBytes: Int = 512 << 20, maxPages: Int = 100,
+        maxDocumentPixels: Int = 1_000_000_000
+    ) {
+        precondition(
+            maxPixels > 0 && maxSide > 0 && maxFileBytes > 0 && maxPages > 0 && maxDocumentPixels > 0, "image limits must be positive")
         self.maxPixels = maxPixels
         self.maxSide = maxSide
         self.maxFileBytes = maxFileBytes
+        self.maxPages = maxPages
+        self.maxDocumentPixels = maxDocumentPixels
+    }
+
+    enum CodingKeys: String, CodingKey { case maxPixels, maxSide, maxFileBytes, maxPages, maxDocumentPixels }
+
+    /// Reads limits; `maxPages` and `maxDocumentPixels`, added later, take their defaults
+    /// when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            maxPixels: try container.decode(Int.self, forKey: .maxPixels), maxSide: try container.decode(Int.self, forKey: .maxSide),
+            maxFileBytes: try container.decode(Int.self, forKey: .maxFileBytes),
+            maxPages: try container.decodeIfPresent(Int.self, forKey: .maxPages) ?? 100,
+            maxDocumentPixels: try container.decodeIfPresent(Int.self, forKey: .maxDocumentPixels) ?? 1_000_000_000)
     }
 
     /// The defaults described above.

@@ -1,12 +1,90 @@
 import Foundation
 
-/// Counts the pages (image file directories) of a TIFF, reading only its structure.
+/// Counts the pages (image file directories) of a TIFF and reads each one's size, reading
+/// only its structure: what a multi-page TIFF is checked against (`ImageLimits.maxPages`,
+/// `ImageLimits.maxDocumentPixels`) before any page is decoded.
 ///
 /// Every offset is bounds-checked and the chain of directories is followed at most
 /// `maximumPages` times, so a malformed or looping file yields a count, never a trap.
 enum TIFFDirectory {
     /// The most directories followed; a longer chain is reported as this many pages.
-    static let maximumPages = 10_000
+    static let maximumPages = 100_000
+
+    /// The pages found by `pages(of:)`: each one's size where its directory says it (nil
+    /// where it does not, in a form this walk reads), and whether the chain went on past
+    /// `maximumPages`.
+    struct Pages: Equatable {
+        /// Each page's width and height, in order; nil for a page whose size could not be read.
+        var sizes: [Size?]
+        /// Whether more directories followed the last one counted.
+        var continues: Bool
+        /// Where each page's directory starts in the file.
+        var offsets: [Int] = []
+        /// Whether the file is little-endian (`II`).
+        var littleEndian = true
+
+        /// A page's size.
+        struct Size: Equatable {
+            var width: Int
+            var height: Int
+        }
+    }
+
+    /// The pages of `bytes` and their sizes (at least one page, which may have no size).
+    static func pages(of bytes: Data) -> Pages {
+        bytes.withUnsafeBytes { raw in pages(of: raw.bindMemory(to: UInt8.self)) }
+    }
+
+    /// `pages(of:)` over a small byte sequence, for tests.
+    static func pages(of bytes: [UInt8]) -> Pages {
+        bytes.withUnsafeBufferPointer { pages(of: $0) }
+    }
+
+    /// The walk: each directory's ImageWidth (256) and ImageLength (257), SHORT or LONG.
+    static func pages(of data: UnsafeBufferPointer<UInt8>) -> Pages {
+        guard let reader = Reader(data), reader.u16(2) == 42, var next = reader.u32(4) else {
+            return Pages(sizes: [nil], continues: false)
+        }
+        var sizes: [Pages.Size?] = []
+        var offsets: [Int] = []
+        var visited = Set<Int>()
+        while next != 0, visited.insert(next).inserted, let entries = reader.u16(next) {
+            guard sizes.count < maximumPages else {
+                return Pages(sizes: sizes, continues: true, offsets: offsets, littleEndian: reader.littleEndian)
+            }
+            offsets.append(next)
+            var width: Int?, height: Int?
+            for index in 0..<min(entries, 4096) {
+                let entry = next + 2 + index * 12
+                guard let tag = reader.u16(entry), tag == 256 || tag == 257, let type = reader.u16(entry + 2),
+                    reader.u32(entry + 4) == 1
+                else { continue }
+                let value = type == 3 ? reader.u16(entry + 8) : type == 4 ? reader.u32(entry + 8) : nil
+                if tag == 256 { width = value } else { height = value }
+            }
+            if let width, let height, width > 0, height > 0 {
+                sizes.append(Pages.Size(width: width, height: height))
+            } else {
+                sizes.append(nil)
+            }
+            guard let following = reader.u32(next + 2 + entries * 12) else { break }
+            next = following
+        }
+        return Pages(
+            sizes: sizes.isEmpty ? [nil] : sizes, continues: false, offsets: sizes.isEmpty ? [] : offsets,
+            littleEndian: reader.littleEndian)
+    }
+
+    /// `data` with its header pointing at the directory at `offset`, so that a reader of the
+    /// first page reads that one: each page of a multi-page TIFF is read on its own this way,
+    /// without walking (or being stopped by) the directories before it, as Leptonica's
+    /// `pixReadMemTiff` would (`TIFFReadDirectory` on each).
+    static func startingAt(_ offset: Int, of data: Data, littleEndian: Bool) -> Data {
+        var copy = data
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: offset >> (8 * (littleEndian ? $0 : 3 - $0))) }
+        copy.replaceSubrange(copy.startIndex + 4..<copy.startIndex + 8, with: bytes)
+        return copy
+    }
 
     /// The number of pages in `bytes`, at least 1 (the decoder has already read page 1).
     /// Reads the bytes in place (no copy: a TIFF may be hundreds of megabytes).

@@ -98,7 +98,8 @@ extension SnapPoemError {
         case .outputNotWritten, .exportFailed: .output
         case .invalidLanguage, .invalidOption, .invalidReplacementsFile: .usage
         case .languageNotAvailable, .tessdataNotFound, .engineInitializationFailed, .invalidEngineVariable: .engine
-        case .fileNotFound, .unreadableFile, .emptyFile, .unsupportedImageFormat, .corruptImage, .imageTooLarge, .recognitionFailed,
+        case .fileNotFound, .unreadableFile, .emptyFile, .unsupportedImageFormat, .corruptImage, .imageTooLarge, .tooManyPages,
+            .pagesTooLarge, .recognitionFailed,
             .noImagesInFolder, .unreadableFolder, .workerFailed, .notARegularFile, .fileTooLarge, .outOfMemory, .tooManyMarks,
             .regionOutsideImage:
             .input

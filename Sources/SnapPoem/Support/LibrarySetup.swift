@@ -1,3 +1,4 @@
+import CHeif
 import CTesseract
 import CTesseractShim
 import Foundation
@@ -22,11 +23,24 @@ import Foundation
 ///   was. The functions are looked up at run time, because Debian ships no linkable
 ///   `libgomp.so` outside gcc's own folder; where they are absent, Tesseract was built
 ///   without OpenMP and nothing needs doing.
+/// - libheif is loaded (`dlopen`) and initialised once (`heif_init`), the first time a HEIC
+///   or AVIF file is met, and never deinitialised (libheif counts its initialisations, so a host's own
+///   `heif_init`/`heif_deinit` pairs are unaffected): on libheif 1.19 and later (Debian 13)
+///   that loads its decoder plugins from its plugin folder; on 1.15 (Debian 12) the decoders
+///   are built in and it loads none.
 ///
 /// Everything else is the host's: Leptonica's and Tesseract's messages print as they do
 /// (`ProcessSettings.applyQuietDefaults()` is the opt-in the `snap-poem` command uses), the
 /// allocator, signals, the environment and the locale are left alone.
 enum LibrarySetup {
+    /// Loads and initialises libheif once (`dlopen`, then `heif_init`, which loads its
+    /// decoder plugins). Cheap after the first call.
+    ///
+    /// - Returns: nil when libheif is ready, or why it is not (not installed, or too old).
+    static func loadHEIF() -> String? {
+        snap_poem_heif_load().map { String(cString: $0) }
+    }
+
     private typealias SetMaxActiveLevels = @convention(c) (Int32) -> Void
     private typealias GetMaxActiveLevels = @convention(c) () -> Int32
 

@@ -21,6 +21,13 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
     case corruptImage(path: String, format: String)
     /// The image is larger than the pixel budget; nothing was decoded.
     case imageTooLarge(path: String, width: Int, height: Int, limit: String)
+    /// A multi-page file holds more pages than `ImageLimits.maxPages`; nothing was decoded.
+    /// `pages` is the count as shown ("10000", or "100000 or more" where counting stopped).
+    case tooManyPages(path: String, pages: String, limit: Int)
+    /// The pages of a multi-page file hold more pixels together than
+    /// `ImageLimits.maxDocumentPixels`, from the sizes they declare; nothing was decoded.
+    /// `pixels` and `limit` as shown ("1200 megapixels").
+    case pagesTooLarge(path: String, pages: Int, pixels: String, limit: String)
     /// A language specification such as `"eng+"` is malformed.
     case invalidLanguage(specification: String, reason: String)
     /// A requested language has no `.traineddata` in the tessdata folder.
@@ -96,6 +103,12 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
             return "\(path): the \(format) data is damaged or truncated and could not be decoded"
         case .imageTooLarge(let path, let width, let height, let limit):
             return "\(path): image is \(width)×\(height) pixels, over the limit of \(limit); scale it down first"
+        case .tooManyPages(let path, let pages, let limit):
+            return
+                "\(path): the file holds \(pages) pages, over the limit of \(limit) pages a file; nothing was read: split it (tiffsplit) and read the parts as a batch"
+        case .pagesTooLarge(let path, let pages, let pixels, let limit):
+            return
+                "\(path): the file's \(pages) pages hold \(pixels) together, over the limit of \(limit) a file; nothing was read: split it (tiffsplit) and read the parts as a batch"
         case .invalidLanguage(let specification, let reason):
             return "language '\(specification)': \(reason)"
         case .languageNotAvailable(let language, let tessdata, let available):
@@ -122,7 +135,7 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
         case .unreadableFolder(let path, let reason):
             return "\(path): cannot read the folder (\(reason))"
         case .noImagesInFolder(let path):
-            return "\(path): no images in this folder (looked for .png, .jpg, .tif, .webp, .bmp, .gif, .pnm, .jp2 files)"
+            return "\(path): no images in this folder (looked for .png, .jpg, .tif, .webp, .bmp, .gif, .pnm, .jp2, .heic, .avif files)"
         case .workerFailed(let path, let reason):
             return "\(path): \(reason)"
         case .notARegularFile(let path, let kind):

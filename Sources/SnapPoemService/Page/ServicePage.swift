@@ -152,7 +152,7 @@ struct ServicePage {
             <label class="photo">
             <svg class="icon" viewBox="0 0 24 24" width="44" height="44" aria-hidden="true" focusable="false"><path fill="currentColor" fill-rule="evenodd" d="M9 3 7.2 5H4a2 2 0 0 0-2 2v11a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-3.2L15 3H9zm3 5a5 5 0 1 1 0 10 5 5 0 0 1 0-10zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6z"/></svg>
             <span>\(MarkupEscaping.escape(photoLabel))</span>
-            <input type="file" name="image" accept="image/*"\(state.kept == nil ? " required" : "")>
+            <input type="file" name="image" accept="\(Self.acceptedFiles)"\(state.kept == nil ? " required" : "")>
             </label>
             <img id="preview" alt="\(MarkupEscaping.escape(text.previewAlt))" hidden>
             <div class="names">
@@ -285,6 +285,11 @@ struct ServicePage {
 
     /// The longest line whose doubtful words are marked, in characters.
     static let longestMarkedLine = 500
+
+    /// The file input's `accept`: every image, and HEIC and AVIF by name and media type, so
+    /// that Safari on an iPhone may send its photo as it is (HEIC, which the service reads)
+    /// rather than convert it to JPEG first.
+    static let acceptedFiles = "image/*,image/heic,image/heif,image/avif,.heic,.heif,.avif"
 
     /// The editor: the poem in a text area, the words to check, and (for a browser without
     /// JavaScript) the button that renders the note and its downloads from what was typed.

@@ -83,9 +83,12 @@ struct BadInputCorpusTests {
         image("an empty file", "the file is empty (0 bytes), not an image") { try file("empty.png", in: $0, []) },
         image("six bytes", "not an image snap-poem can read (only 6 bytes)") { try seed("short.png", in: $0) },
         image("plain text named .png", "(the data is plain text)") { try seed("text.png", in: $0) },
-        image("a PDF", "(the data is a PDF; export its pages as images first)") { try seed("pdf.png", in: $0) },
-        image("HEIC from a phone", "(the data is HEIC, which Leptonica cannot read") { try seed("heic.jpg", in: $0) },
-        image("AVIF", "(the data is AVIF, which Leptonica cannot read") {
+        image("a PDF", "(the data is a PDF; export its pages as images first, e.g. pdftoppm -r 300 -png FILE.pdf page)") {
+            try seed("pdf.png", in: $0)
+        },
+        // libheif reads HEIC and AVIF; a file that ends after its brands is damaged.
+        image("a HEIC that is only its brands", "the HEIC " + damaged) { try seed("heic.jpg", in: $0) },
+        image("an AVIF that is only its brands", "the AVIF " + damaged) {
             try file("a.avif", in: $0, [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8))
         },
         image("random bytes", "(unrecognised data)") { folder in
@@ -161,9 +164,10 @@ struct BadInputCorpusTests {
                 let path = try seed("tiff-loop.tif", in: folder)
                 return Invocation(arguments: [path], named: path)
             },
+            // Both pages the chain names are read (libtiff reads the directory that loops back once).
             lines: [
-                "snap-poem: warning: {file}: the TIFF holds 2 pages; only the first is read",
-                "snap-poem: warning: {file}: no text was found…",
+                "snap-poem: warning: {file} (page 1 of 2): no text was found…",
+                "snap-poem: warning: {file} (page 2 of 2): no text was found…",
             ],
             writesOutput: true),
         BadInput(

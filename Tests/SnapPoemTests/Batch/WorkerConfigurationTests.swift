@@ -37,6 +37,7 @@ struct WorkerConfigurationTests {
         export.listsChanges = true
         export.namesPoemInReplacementWarnings = true
         export.images = [.annotated, .preprocessed]
+        export.imagesPage = 2
         return WorkerConfiguration(scan: scan, export: export, memoryLimit: 512 << 20)
     }
 
