@@ -9,13 +9,23 @@
 //               leaves them in any state, and the shim must ignore them); repeated if short
 // Both results must be the same words, the bits past the width included.
 import CTesseractShim
+import Foundation
 import Glibc
 import SnapPoem
 
 /// The shim's definitions are the ones this program calls, or the comparison would be
 /// Leptonica's against itself.
 private let comparesTheShim: Bool = {
-    guard let liblept = dlopen("liblept.so.5", RTLD_NOW | RTLD_NOLOAD) else { return false }
+    // Leptonica's library as loaded (liblept.so.5 on Debian 12, libleptonica.so.6 on Debian
+    // 13): the mapped file whose name starts with "liblept" (read with FileHandle:
+    // String(contentsOfFile:) stops after 4 KiB of a /proc file).
+    guard let file = FileHandle(forReadingAtPath: "/proc/self/maps"), let bytes = try? file.readToEnd(),
+        case let maps = String(decoding: bytes, as: UTF8.self),
+        let path = maps.split(separator: "\n").lazy
+            .compactMap({ $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first })
+            .first(where: { $0.split(separator: "/").last?.hasPrefix("liblept") == true }),
+        let liblept = dlopen(String(path), RTLD_NOW | RTLD_NOLOAD)
+    else { return false }
     defer { dlclose(liblept) }
     let names: [String] = ["pixErodeBrick", "pixDilateBrick", "pixOpenBrick", "pixCloseBrick"]
     return names.allSatisfy { name in
