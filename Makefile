@@ -6,6 +6,7 @@
 #   make fuzz   build the libFuzzer targets (Fuzz/) and fuzz each for FUZZ_SECONDS (see SECURITY.md)
 #   make test-asan  the whole suite under AddressSanitizer + LeakSanitizer
 #   make soak   snap-poem serve under a hostile mix next to honest clients for SOAK_SECONDS (see SECURITY.md)
+#   make test-debian13  as root: the current commit in a Debian 13 root made with debootstrap (see below)
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
@@ -252,6 +253,16 @@ test-install: $(DIST)/snap-poem
 
 test-package: deb
 	Scripts/test-package.sh .build/deb/snap-poem_$(VERSION)_$$(dpkg --print-architecture).deb
+
+# Debian 13 (run by .ci/run after make test; as root): the current commit in a Debian 13 root
+# made with debootstrap in .build/debian13-root (Scripts/debian-root.sh; made once, then reused
+# for a week), from a clean clone of HEAD: make demo, the library's and command line's tests,
+# and make test-package (the .deb built there, lintian, installed, used, purged). Each step is
+# printed and timed; mounts live only in each step's mount namespace (Scripts/test-debian13.sh).
+.PHONY: test-debian13
+test-debian13:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="debootstrap"
+	Scripts/test-debian13.sh
 
 clean:
 	rm -rf .build
