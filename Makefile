@@ -9,6 +9,7 @@
 #   make test         everything that leaves the machine as it was (but the build's own packages)
 #   make test-system  for CI: what must change the machine (packages, the .deb, a Slurm
 #                     cluster, browsers, shells), then the sanitizer tier (make test-sanitizers)
+#   make test-debian13  as root: the current commit in a Debian 13 root made with debootstrap (see below)
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
@@ -409,6 +410,16 @@ test-install: $(DIST)/snap-poem
 
 test-package: deb
 	$(SUDO) Scripts/test-package.sh .build/deb/snap-poem_$(VERSION)_$$(dpkg --print-architecture).deb
+
+# Debian 13 (run by .ci/run after make test; as root): the current commit in a Debian 13 root
+# made with debootstrap in .build/debian13-root (Scripts/debian-root.sh; made once, then reused
+# for a week), from a clean clone of HEAD: make demo, the library's and command line's tests,
+# and make test-package (the .deb built there, lintian, installed, used, purged). Each step is
+# printed and timed; mounts live only in each step's mount namespace (Scripts/test-debian13.sh).
+.PHONY: test-debian13
+test-debian13:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="debootstrap"
+	Scripts/test-debian13.sh
 
 clean:
 	rm -rf .build
