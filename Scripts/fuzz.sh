@@ -39,18 +39,19 @@ for map in Sources/C*/module.modulemap; do system_modules+=(-I "$(dirname "$map"
 # Leptonica's and Tesseract's flags as pkg-config gives them (the library is liblept on
 # Debian 12, libleptonica on Debian 13).
 read -r -a lept_cflags <<<"$(pkg-config --cflags lept)"
-read -r -a c_libraries <<<"$(pkg-config --libs tesseract lept libpng libjpeg libmicrohttpd libheif)"
+# libheif is not linked: CHeif opens it with dlopen the first time a HEIF file is met.
+read -r -a c_libraries <<<"$(pkg-config --libs tesseract lept libpng libjpeg libmicrohttpd)"
 swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing -package-name snap_poem "${sanitize[@]}"
   "${system_modules[@]}" -I "$out/modules")
 for flag in "${lept_cflags[@]}"; do swift_flags+=(-Xcc "$flag"); done
 c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address "${lept_cflags[@]}")
 
-# CTesseractShim, CProcessOverrides and CProcessGuard: C/C++ objects and module maps the Swift
-# modules import. The overrides are linked into every target, as into the executable; each
+# CTesseractShim, CProcessOverrides, CProcessGuard and CHeif: C/C++ objects and module maps
+# the Swift modules import. The overrides are linked into every target, as into the executable; each
 # target installs them (as snap-poem's main does) or leaves them handing calls on.
 build_c_targets() {
   if [ -f "$out/modules/c.stamp" ] &&
-    [ -z "$(find Sources/CTesseractShim Sources/CProcessOverrides Sources/CProcessGuard -type f -newer "$out/modules/c.stamp" | head -1)" ]; then
+    [ -z "$(find Sources/CTesseractShim Sources/CProcessOverrides Sources/CProcessGuard Sources/CHeif -type f -newer "$out/modules/c.stamp" | head -1)" ]; then
     return
   fi
   # Every C++ file of the shim and the overrides: one object each, all linked.
@@ -62,6 +63,7 @@ build_c_targets() {
     done
   done
   clang "${c_flags[@]}" -I Sources/CProcessGuard/include -c Sources/CProcessGuard/ProcessGuard.c -o "$out/modules/CProcessGuard.o"
+  clang "${c_flags[@]}" -I Sources/CHeif/include -c Sources/CHeif/HEIFLibrary.c -o "$out/modules/CHeif.o"
   cat > "$out/modules/module.modulemap" <<MAP
 module CTesseractShim {
     header "$PWD/Sources/CTesseractShim/include/TesseractShim.h"
@@ -73,6 +75,10 @@ module CProcessOverrides {
 }
 module CProcessGuard {
     header "$PWD/Sources/CProcessGuard/include/ProcessGuard.h"
+    export *
+}
+module CHeif {
+    header "$PWD/Sources/CHeif/include/HEIFLibrary.h"
     export *
 }
 MAP
@@ -123,7 +129,7 @@ build_target() {
   if [ -f "$binary" ] && [ -z "$(find "$file" "${objects[@]}" -newer "$binary" | head -1)" ]; then return; fi
   echo "fuzz: linking fuzz-$target"
   swiftc "${swift_flags[@]}" -module-name "Fuzz_$target" "$file" "${objects[@]}" \
-    "$out"/modules/CTesseractShim-*.o "$out"/modules/CProcessOverrides-*.o "$out/modules/CProcessGuard.o" "${c_libraries[@]}" -lstdc++ -o "$binary" \
+    "$out"/modules/CTesseractShim-*.o "$out"/modules/CProcessOverrides-*.o "$out/modules/CProcessGuard.o" "$out/modules/CHeif.o" "${c_libraries[@]}" -lstdc++ -o "$binary" \
     2> >(grep -v -e "warning: " -e "Cannot export local symbol" >&2 || true)
 }
 
