@@ -9,7 +9,7 @@
 #   make test         everything that leaves the machine as it was (but the build's own packages)
 #   make test-system  for CI: what must change the machine (packages, the .deb, a Slurm
 #                     cluster, browsers, shells), then the sanitizer tier (make test-sanitizers)
-#   make test-debian13  as root: the current commit in a Debian 13 root made with debootstrap (see below)
+#   make test-debian13  for CI: the current commit built and tested in a Debian 13 root (debootstrap)
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
@@ -143,7 +143,7 @@ demo: release
 END_TO_END_SUITES := SnapPoemCLITests\.($\
 AnnotateCommandTests|ArgumentBytesTests|BatchCommandTests|EndToEndTests|ExportCommandLineTests|ExportEndToEndTests|$\
 FolderInputTests|BadInputCorpusTests|BatchBoundsTests|OnePathTests|TestHookTests|CodecMessageTests|InputOutputRowsTests|$\
-LayoutTimeLimitTests|MemoryLimitTests|ReplacementBoundsTests|StreamFailureTests|ManualPageTests|ShellCompletionTests|$\
+MultiPageCommandTests|LayoutTimeLimitTests|MemoryLimitTests|ReplacementBoundsTests|StreamFailureTests|ManualPageTests|ShellCompletionTests|$\
 ManifestResumeTests|OutputShapeTests|BrickMorphologyBindingTests|InlineOpenMPBindingTests|LineImageEncodingTests|$\
 UniversalAmbiguitiesTests|PersonaliseEndToEndTests|ProgressOutputTests|ShardManifestTests|SupervisorConcurrencyTests|$\
 WorkerIsolationTests)|SnapPoemServiceTests\.($\
@@ -409,17 +409,31 @@ test-install: $(DIST)/snap-poem
 	Scripts/test-install.sh
 
 test-package: deb
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SHELL_APT_PACKAGES)"
 	$(SUDO) Scripts/test-package.sh .build/deb/snap-poem_$(VERSION)_$$(dpkg --print-architecture).deb
 
-# Debian 13 (run by .ci/run after make test; as root): the current commit in a Debian 13 root
-# made with debootstrap in .build/debian13-root (Scripts/debian-root.sh; made once, then reused
-# for a week), from a clean clone of HEAD: make demo, the library's and command line's tests,
-# and make test-package (the .deb built there, lintian, installed, used, purged). Each step is
-# printed and timed; mounts live only in each step's mount namespace (Scripts/test-debian13.sh).
+# Debian 13 (in .ci/run, after make test-system): the current commit in a Debian 13 root that
+# Scripts/debian-root.sh makes with debootstrap in .build/debian13-root (from the archive apt
+# uses here; kept for the next run while younger than a week, made again otherwise), from a
+# clean clone of HEAD: make demo (the README's first command), the library's and the command
+# line's tests (the timed suite alone first, as make test runs them), make test-install, and
+# make test-package (the .deb built there, lintian, installed, used, purged). Each step is
+# printed and timed (Scripts/test-debian13.sh). As root; says what it changes first.
+define DEBIAN13_NOTICE
+make test-debian13 changes this machine:
+  - installs debootstrap if missing, and leaves it installed
+  - as root: makes a Debian 13 (trixie) root in .build/debian13-root with debootstrap, and
+    runs the steps in an overlay over it (.build/debian13-run, removed at the end); /proc,
+    /sys, a /dev of its own, the Swift toolchain and this clone's git folder are mounted
+    there only in a mount namespace of each step's own, so no mount outlives a step, even
+    on failure; nothing is written to this machine's /dev or /etc
+endef
+export DEBIAN13_NOTICE
 .PHONY: test-debian13
 test-debian13:
+	@echo "$$DEBIAN13_NOTICE"
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="debootstrap"
-	Scripts/test-debian13.sh
+	$(SUDO) Scripts/test-debian13.sh
 
 clean:
 	rm -rf .build

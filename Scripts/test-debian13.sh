@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test-debian13 (run by .ci/run after make test, as root): the current commit on Debian 13,
+# make test-debian13 (run by .ci/run, as root): the current commit on Debian 13,
 # in a Debian 13 root made with debootstrap (Scripts/debian-root.sh), from a clean clone.
 #
 #   Scripts/test-debian13.sh
@@ -13,9 +13,9 @@
 #   3. make demo, the README's first command: its own `make deps` installs the Debian 13
 #      packages, then the poem must come out with every "Lenore" replaced by "Alex" and read
 #      as well as on Debian 12 (SampleImages/cer.py against SampleImages/Lenore.txt);
-#   4. swift test, the SnapPoemTests and SnapPoemCLITests targets (SnapPoemServiceTests, the
-#      ThreadSanitizer run, the fuzzing seeds, the docs and the deploy/ files are make test's,
-#      on Debian 12: see SKIPPED below);
+#   4. swift test, the SnapPoemTests and SnapPoemCLITests targets, the timed suites alone first
+#      (SnapPoemServiceTests, the sanitizers, the fuzzing seeds, the docs and the deploy/ files
+#      are make test's and make test-system's, on Debian 12);
 #   5. make test-package: make deb (Depends from dpkg-shlibdeps, in the root), lintian (no error,
 #      no warning), apt-get install, use, purge, and nothing left (Scripts/test-package.sh);
 #      then Depends is checked to name Debian 13's library packages (libleptonica6, not
@@ -29,34 +29,29 @@ here=$PWD
 fail() { echo "test-debian13: FAILED: $*" >&2; exit 1; }
 say() { echo "test-debian13: $*"; }
 [ "$(id -u)" -eq 0 ] || fail "run as root (debootstrap, mount and chroot need it)"
-# The tests' own exclusions (what needs make test's services, and why: the report says so).
-SKIPPED='SideBySideBrowserTests'
 
 # --- Inside the root, in the clone (the clone's copy of this script runs there).
 if [ "${1:-}" = --in-root ]; then
     case ${2:-} in
         swift-tests)
-            # As make test runs them: the wall-clock tests (RecognizerControlTests, then those of
-            # the Makefile's ALONE_TESTS in these targets) each alone, then the others in parallel.
+            # As make test runs them: the suites whose subject is a latency (the Makefile's
+            # TIMED_IN_PROCESS) alone, then every other test of these targets in parallel.
+            # Tests needing a tool this root lacks (Chromium, zsh, fish) skip themselves.
             # Every part runs even when one fails; the step fails if any did.
             targets='^(SnapPoemTests|SnapPoemCLITests)\.'
-            alone=$(sed -n 's/^ALONE_TESTS = //p' Makefile)
-            [ -n "$alone" ] || fail "no ALONE_TESTS in the Makefile"
-            echo "--- make deps deps-package: what the man page and shell completion tests (and make test-package) use"
-            make --no-print-directory deps deps-package > /tmp/deps.log 2>&1 || { cat /tmp/deps.log; fail "make deps deps-package"; }
-            echo "--- swift build --build-tests (niced)"
-            nice swift build --build-tests > /tmp/build-tests.log 2>&1 ||
+            timed=$(sed -n 's/^TIMED_IN_PROCESS := //p' Makefile)
+            [ -n "$timed" ] || fail "no TIMED_IN_PROCESS in the Makefile"
+            echo "--- make deps deps-test deps-package: what the manual page tests (and make test-package) use"
+            make --no-print-directory deps deps-test deps-package > /tmp/deps.log 2>&1 || { cat /tmp/deps.log; fail "make deps deps-test deps-package"; }
+            echo "--- swift build --build-tests"
+            swift build --build-tests > /tmp/build-tests.log 2>&1 ||
                 { grep -A 3 'error:' /tmp/build-tests.log | head -n 60; fail "swift build --build-tests"; }
             tail -n 1 /tmp/build-tests.log
-            # The wall-clock tests run at normal priority: niced behind other work on a shared
-            # machine, their time bounds would measure that work.
             status=0
-            echo "--- RecognizerControlTests alone (wall-clock bounds)"
-            swift test --skip-build --filter "${targets}RecognizerControlTests/" || status=1
-            echo "--- ${alone//|/, } alone: those of these targets (wall-clock and memory bounds)"
-            swift test --skip-build --filter "${targets}($alone)/" || status=1
-            echo "--- every other test of SnapPoemTests and SnapPoemCLITests, skipping $SKIPPED (niced)"
-            nice swift test --skip-build --filter "$targets" --skip "RecognizerControlTests|$alone|$SKIPPED" || status=1
+            echo "--- ${timed//|/, } alone (bounds on wall-clock time)"
+            swift test --skip-build --filter "${targets}($timed)/" || status=1
+            echo "--- every other test of SnapPoemTests and SnapPoemCLITests"
+            swift test --skip-build --filter "$targets" --skip "$timed" || status=1
             exit "$status"
             ;;
         *) fail "--in-root swift-tests" ;;
@@ -181,7 +176,7 @@ demo_check() {
 step "make demo (the README's first command) in the clone: installs the Debian 13 packages, builds, reads Lenore.png" \
     demo_check
 
-step "swift test in the clone: SnapPoemTests and SnapPoemCLITests, as make test runs them (skipping $SKIPPED)" \
+step "swift test in the clone: SnapPoemTests and SnapPoemCLITests, as make test runs them" \
     in_clone "Scripts/test-debian13.sh --in-root swift-tests"
 
 depends_check() {
