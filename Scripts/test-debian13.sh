@@ -109,7 +109,8 @@ in_root() {
 }
 in_clone() { in_root bash -c "set -euo pipefail; cd $clone; $1"; }
 
-exec 9> "$here/.build/debian13-run.lock" 2> /dev/null || { mkdir -p .build && exec 9> "$here/.build/debian13-run.lock"; }
+mkdir -p "$here/.build"
+exec 9> "$here/.build/debian13-run.lock"
 flock -n 9 || fail "another make test-debian13 is running in this folder"
 finish() {
     local status=$?
