@@ -181,7 +181,7 @@ struct BatchBoundsTests {
 
     @Test(
         "A manifest line that cannot be appended fails its image and leaves no output behind; the rerun resumes cleanly",
-        .enabled(if: TinyFileSystem.unavailable == nil))
+        TinyFileSystem.required)
     func fullDiskManifest() async throws {
         let input = try BatchFixtures.folder(["a.jpg": Self.small])
         defer { BatchFixtures.remove(input) }
