@@ -7,9 +7,11 @@ import SnapPoemTestSupport
 /// for the engine, behind every other test's: three times as long under a sanitizer, where
 /// each reading takes that much longer (`TestSanitizer`).
 enum SharedService {
+    /// Its time limit in seconds, which the tests of its error messages name.
+    static let maxSeconds = 600 * TestSanitizer.slowdown
+
     private static let service = Task { () async throws -> PoemService in
-        try await PoemService(
-            configuration: ServiceConfiguration(workers: 1, queueLimit: 1000, maxTimeLimit: TestSanitizer.scaled(.seconds(600))))
+        try await PoemService(configuration: ServiceConfiguration(workers: 1, queueLimit: 1000, maxTimeLimit: .seconds(maxSeconds)))
     }
 
     static func get() async throws -> PoemService {
