@@ -116,7 +116,7 @@ demo: release
 	@echo '$$ snap-poem SampleImages/Lenore.png --replace Lenore=Alex'
 	@"$$(swift build -c release --show-bin-path)/snap-poem" SampleImages/Lenore.png --replace Lenore=Alex
 
-# Tests in tiers (DESIGN.md).
+# Tests in tiers (DESIGN.md; Docs/testing.md).
 #
 #   make check        the quick loop, for a change just made: format lint, the debug build, and
 #                     the in-process tests (no snap-poem process, no server, no browser) in
@@ -127,15 +127,17 @@ demo: release
 #                     on the built executable, the fuzz seeds, the documentation's code, the
 #                     example package, make install staged and the installed binary tested
 #                     (test-install, test-shipped), the Kubernetes files validated. It never
-#                     installs or removes snap-poem, starts no service and needs no root. A test
-#                     that needs a tool it does not install (Chromium, zsh, fish,
-#                     bash-completion, systemd-analyze) skips itself and names make test-system.
-#   make test-system  for CI: first says what it will change, then installs the tools above
-#                     (SYSTEM_APT_PACKAGES), runs the suites that need them, make test-install
-#                     again with zsh and fish, deploy/slurm-array.sh on a one-node Slurm cluster
-#                     (test-slurm), the .deb built, installed with apt-get and purged
-#                     (test-package), then the sanitizer tier (test-sanitizers: test-asan,
+#                     installs or removes snap-poem, starts no service and takes no root step.
+#                     Tests that need a tool it does not install (Chromium, zsh, fish,
+#                     bash-completion, systemd-analyze) or a root step skip themselves, saying
+#                     that make test-system runs them, whatever this machine has installed.
+#   make test-system  for CI, as root: first says what it will change, then installs the tools
+#                     above (SYSTEM_APT_PACKAGES), runs the tests that need them or a root step,
+#                     make test-install again with zsh and fish, deploy/slurm-array.sh on a
+#                     one-node Slurm cluster (test-slurm), the .deb built, installed with
+#                     apt-get and purged (test-package), then the sanitizers (test-asan-ci,
 #                     test-tsan). Run make test first: it builds what these use.
+#   make test-debian13  for CI, as root: the commit built and tested in a Debian 13 root.
 #
 # The suites that run the snap-poem executable, a server, or batch worker processes: make
 # check leaves them to make test. (Test IDs are TARGET.SUITE/...; a suite of that name in
@@ -143,14 +145,15 @@ demo: release
 END_TO_END_SUITES := SnapPoemCLITests\.($\
 AnnotateCommandTests|ArgumentBytesTests|BatchCommandTests|EndToEndTests|ExportCommandLineTests|ExportEndToEndTests|$\
 FolderInputTests|BadInputCorpusTests|BatchBoundsTests|OnePathTests|TestHookTests|CodecMessageTests|InputOutputRowsTests|$\
-MultiPageCommandTests|LayoutTimeLimitTests|MemoryLimitTests|ReplacementBoundsTests|StreamFailureTests|ManualPageTests|ShellCompletionTests|$\
-ManifestResumeTests|OutputShapeTests|BrickMorphologyBindingTests|InlineOpenMPBindingTests|LineImageEncodingTests|$\
-UniversalAmbiguitiesTests|PersonaliseEndToEndTests|ProgressOutputTests|ShardManifestTests|SupervisorConcurrencyTests|$\
-WorkerIsolationTests)|SnapPoemServiceTests\.($\
+MultiPageCommandTests|LayoutTimeLimitTests|MemoryLimitTests|ReplacementBoundsTests|StreamFailureTests|ManualPageTests|$\
+ShellCompletionTests|ManifestResumeTests|OutputShapeTests|BrickMorphologyBindingTests|InlineOpenMPBindingTests|$\
+LineImageEncodingTests|UniversalAmbiguitiesTests|PersonaliseEndToEndTests|ProgressOutputTests|ShardManifestTests|$\
+SupervisorConcurrencyTests|WorkerIsolationTests)|SnapPoemServiceTests\.($\
 BrowserTests|DeployFilesTests|DeployMemoryTests|HostileClientTests|OpenAPITests|PageEditorTests|ReadingBrowserTests|$\
 ServerTests)
-# The suites that need a tool make test does not install (SystemTool in Tests/Support): they
-# skip themselves without it, and make test-system runs them with it.
+# The suites with tests that need a tool make test does not install (SystemTool in
+# Tests/Support): make test and make check skip those tests (SNAP_POEM_TESTS_SYSTEM_TOOLS=no),
+# make test-system runs these suites with the tools.
 SYSTEM_SUITES := SideBySideBrowserTests|BrowserTests|ReadingBrowserTests|ShellCompletionTests|DeployFilesTests
 # The tests that take a step only root can take and that changes the machine while it lasts
 # (RootStep in Tests/Support: a tmpfs mounted to fill a disk, a folder made immutable): make
@@ -163,21 +166,25 @@ StreamFailureTests|BadInputCorpusTests/badInputOnFullDisk|BatchBoundsTests/fullD
 # /healthz answered within 2-3 s while hostile clients attack the server (HostileClientTests).
 # They run first, on their own: beside the other tests, two cores' worth of their work would
 # be measured instead. Every other test waits on events and bounds processor time, not wall
-# time, and runs in parallel.
+# time, and runs in parallel. When .ci/run runs two targets at once, it names a lock in
+# SNAP_POEM_CI_LOCK that the other work holds shared: the timed suites take it exclusively
+# (TIMED_ALONE), so that they still run alone on the machine.
 TIMED_IN_PROCESS := RecognizerControlTests
 TIMED_SUITES := $(TIMED_IN_PROCESS)|HostileClientTests
+TIMED_ALONE = $(if $(SNAP_POEM_CI_LOCK),flock -x $(SNAP_POEM_CI_LOCK))
 SWIFT_TEST = swift test --skip-build $(SWIFT_BUILD_FLAGS)
+TIER_TEST = SNAP_POEM_TESTS_SYSTEM_TOOLS=no $(SWIFT_TEST)
 
-.PHONY: check test test-system build-tests test-suite test-library test-sanitizers test-asan test-tsan test-slurm \
-  test-system-suites test-deploy
+.PHONY: check test test-system build-tests test-suite test-library test-sanitizers test-asan test-asan-ci test-tsan \
+  test-slurm test-system-suites test-deploy build-asan build-tsan
 
 build-tests: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 
 check: deps
 	@$(MAKE) --no-print-directory -j2 lint build-tests
-	$(SWIFT_TEST) --filter '$(TIMED_IN_PROCESS)'
-	$(SWIFT_TEST) --skip '$(TIMED_IN_PROCESS)|$(END_TO_END_SUITES)|$(SYSTEM_SUITES)'
+	$(TIMED_ALONE) $(TIER_TEST) --filter '$(TIMED_IN_PROCESS)'
+	$(TIER_TEST) --skip '$(TIMED_IN_PROCESS)|$(END_TO_END_SUITES)|$(SYSTEM_SUITES)'
 
 test: deps deps-service
 	@$(MAKE) --no-print-directory -j2 lint build-tests
@@ -185,8 +192,8 @@ test: deps deps-service
 
 # Every suite of the debug build, the timed ones first and alone, then the rest in parallel.
 test-suite:
-	$(SWIFT_TEST) --filter '$(TIMED_SUITES)'
-	$(SWIFT_TEST) --skip '$(TIMED_SUITES)'
+	$(TIMED_ALONE) $(TIER_TEST) --filter '$(TIMED_SUITES)'
+	$(TIER_TEST) --skip '$(TIMED_SUITES)'
 
 # The library as other packages see it: the documentation's code blocks compile, the DocC
 # build has no warnings, and the example package builds and prints what the command prints.
@@ -223,13 +230,15 @@ make test-system changes this machine:
   - installs these Debian packages if missing, and leaves them installed:
       $(SYSTEM_APT_PACKAGES)
     (munge's package adds a 'munge' user; installing systemd into a container installs the init system)
-  - runs the suites that need them (Chromium, bash-completion, zsh, fish, systemd-analyze),
-    and make test-install again with zsh and fish
+  - runs the tests that need them (Chromium, bash-completion, zsh, fish, systemd-analyze), and
+    make test-install again with zsh and fish
+  - as root: runs the tests that mount a small tmpfs on a temporary folder of theirs (a full
+    disk) or make one immutable (chattr +i), and undo it
   - as root: starts munged, slurmctld and slurmd on free ports, with their key, state and logs
     in a temporary folder, runs deploy/slurm-array.sh on them, and stops them (test-slurm)
   - as root: builds the .deb, installs it with apt-get, uses it, and purges it; it refuses
     to start if snap-poem is installed already (test-package)
-  - then the sanitizer tier, which changes nothing outside .build: make test-sanitizers
+  - then the sanitizers, which change nothing outside .build (test-asan-ci, test-tsan)
 endef
 export SYSTEM_NOTICE
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
@@ -239,14 +248,17 @@ test-system:
 	@$(MAKE) --no-print-directory deps-system deps-service
 	@$(MAKE) --no-print-directory test-system-suites test-install test-slurm test-package test-sanitizers
 
-# The suites that skip themselves without the tools make test-system installs, and the tests
-# that take root's steps.
+# The suites with tests that need the tools make test-system installs, and the tests that take
+# root's steps.
 test-system-suites: build-tests
 	SNAP_POEM_TESTS_ROOT_STEPS=1 $(SWIFT_TEST) --filter '$(SYSTEM_SUITES)|$(ROOT_STEP_TESTS)'
 
-# The sanitizer tier (in make test-system): AddressSanitizer with LeakSanitizer over the whole
-# suite, then ThreadSanitizer over the concurrency tests; each in a build folder of its own.
-test-sanitizers: test-asan test-tsan
+# The sanitizers of make test-system: the two instrumented builds side by side (each has long
+# stretches that keep one core busy), then AddressSanitizer's CI selection and
+# ThreadSanitizer's tests.
+test-sanitizers: deps deps-service
+	@$(MAKE) --no-print-directory -j2 build-asan build-tsan
+	@$(MAKE) --no-print-directory test-asan-ci test-tsan
 
 # The whole suite under AddressSanitizer + LeakSanitizer, the end-to-end tests on the
 # instrumented executable, whose every exit (errors and SIGTERM included) is a leak check: a
