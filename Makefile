@@ -8,7 +8,8 @@
 #   make check        the quick loop: format lint, debug build, the in-process tests
 #   make test         everything that leaves the machine as it was (but the build's own packages)
 #   make test-system  for CI: what must change the machine (packages, the .deb, a Slurm
-#                     cluster, browsers, shells), then the sanitizer tier (make test-sanitizers)
+#                     cluster, browsers, shells, root's steps), then the sanitizers
+#   make test-asan    the whole suite under AddressSanitizer + LeakSanitizer (CI runs a part)
 #   make test-debian13  for CI: the current commit built and tested in a Debian 13 root (debootstrap)
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
