@@ -267,22 +267,47 @@ test-sanitizers: deps deps-service
 # The tests that run under ulimit -v skip themselves (ASan's shadow memory cannot live under
 # it), and bounds of processor time or memory are scaled for the sanitizer
 # (SNAP_POEM_TESTS_SANITIZER). Third-party leaks kept until exit are listed in
-# Scripts/lsan-suppressions.txt; children get the symbolizer to name their frames.
+# Scripts/lsan-suppressions.txt; children get the symbolizer to name their frames. About 30
+# minutes on 2 cores (2026-12-06: 27 min of tests after the build), so CI runs test-asan-ci.
 ASAN_ENV := SNAP_POEM_TESTS_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan-suppressions.txt \
   ASAN_SYMBOLIZER_PATH=$$(dirname $$(readlink -f $$(command -v swift)))/llvm-symbolizer
 ASAN_BUILD := --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS)
-test-asan: deps deps-service
+build-asan: deps
 	swift build --build-tests $(ASAN_BUILD)
-	$(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --filter '$(TIMED_SUITES)'
+
+test-asan: build-asan deps-service
+	$(TIMED_ALONE) $(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --filter '$(TIMED_SUITES)'
 	$(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --skip '$(TIMED_SUITES)'
+
+# What CI runs under AddressSanitizer (make test-system): the whole suite but
+#   - the suites that judge the reading of many sample photos (the pipeline's passes, book
+#     pages, tilt, keystone, page edges, orientation, annotation geometry, coverage, two
+#     engines, large type, the reading service): they call the C wrappers that the suites kept
+#     call too (decoding, preprocessing, Tesseract's engine, iterators, results), on more
+#     images, and made most of the whole run's time;
+#   - the timed suites (their subject, a latency, means nothing under ASan beside other work),
+#     and ConcurrencyTests (ThreadSanitizer's);
+#   - the suites of the browser, shell and systemd tests (make test-system runs them above,
+#     without a sanitizer). The root steps skip themselves here, as in make test.
+# Kept: every other library suite (images, HEIF, TIFF, engine start and failures, batches,
+# exports, text), every end-to-end suite of the command (each exit a leak check, errors and
+# crashed workers included) and the service in process and over the wire, with SIGTERM.
+ASAN_CI_SKIP := $(TIMED_SUITES)|$(SYSTEM_SUITES)|ConcurrencyTests|$\
+BookPageTests|CoverageCheckTests|DoubtfulLineTests|LanguageChoiceTests|LargeTypeTests|LayoutReductionTests|$\
+LenorePipelineTests|PersonalisePipelineTests|PhotoPipelineTests|TiltSweepTests|TwoEngineTests|AnnotationGeometryTests|$\
+OrientationDetectorTests|KeystoneTests|PageEdgeTests|DeployMemoryTests|ServiceReadingTests|AnnotateCommandTests
+test-asan-ci: build-asan deps-service
+	$(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --skip '$(ASAN_CI_SKIP)'
 
 # The concurrency tests (engines shared by tasks, batches, their channels, progress and
 # cancellation) under ThreadSanitizer, in a build folder of its own.
 TSAN_SUITES := ConcurrencyTests|BatchTests|BatchChannelTests|BatchResultsTests/(progress|cancellation)
-test-tsan: deps
-	swift build --build-tests --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS)
-	SNAP_POEM_TESTS_SANITIZER=thread swift test --skip-build --sanitize=thread --scratch-path .build/tsan \
-	  --filter '$(TSAN_SUITES)' $(SWIFT_BUILD_FLAGS)
+TSAN_BUILD := --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS)
+build-tsan: deps
+	swift build --build-tests $(TSAN_BUILD)
+
+test-tsan: build-tsan
+	SNAP_POEM_TESTS_SANITIZER=thread swift test --skip-build $(TSAN_BUILD) --filter '$(TSAN_SUITES)'
 
 # The tuning/held-out corpus (Scripts/corpus/README.md): 300 rendered poem scans and photos in
 # 20 classes with randomised conditions, 40 % held out by a stable hash of each image's id.
@@ -357,13 +382,16 @@ examples: deps
 # so that the binary needs only Debian's libraries; with no RUNPATH ($ORIGIN, which Debian
 # forbids) and with bind-now relocations. It has a build folder of its own
 # (.build/dist), so make release and make bench are not rebuilt by it, and the other way round.
+# Those options change only how it is linked: with DIST_SCRATCH=.build it takes the objects of
+# make release and is only linked (make test-debian13 does this after make demo).
 .PHONY: dist install uninstall deb test-install test-package
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
 DIST := .build/dist
-DIST_BUILD = swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(DIST)/build \
+DIST_SCRATCH ?= $(DIST)/build
+DIST_BUILD = swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(DIST_SCRATCH) \
   -Xlinker -z -Xlinker now $(SWIFT_BUILD_FLAGS)
 VERSION := $(shell sed -n 's/^public let version = "\(.*\)"$$/\1/p' Sources/SnapPoem/Support/Version.swift)
 # The date of the man page and of the package's changelog: the last commit's, so that the same
@@ -432,13 +460,13 @@ test-package: deb
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SHELL_APT_PACKAGES)"
 	$(SUDO) Scripts/test-package.sh .build/deb/snap-poem_$(VERSION)_$$(dpkg --print-architecture).deb
 
-# Debian 13 (in .ci/run, after make test-system): the current commit in a Debian 13 root that
+# Debian 13 (in .ci/run, beside make test-system): the current commit in a Debian 13 root that
 # Scripts/debian-root.sh makes with debootstrap in .build/debian13-root (from the archive apt
 # uses here; kept for the next run while younger than a week, made again otherwise), from a
 # clean clone of HEAD: make demo (the README's first command), the library's and the command
-# line's tests (the timed suite alone first, as make test runs them), make test-install, and
-# make test-package (the .deb built there, lintian, installed, used, purged). Each step is
-# printed and timed (Scripts/test-debian13.sh). As root; says what it changes first.
+# line's tests (the timed suite last and alone), make test-install, and make test-package (the
+# .deb built there, lintian, installed, used, purged). Each step is printed and timed
+# (Scripts/test-debian13.sh). As root; says what it changes first.
 define DEBIAN13_NOTICE
 make test-debian13 changes this machine:
   - installs debootstrap if missing, and leaves it installed
@@ -449,11 +477,18 @@ make test-debian13 changes this machine:
     on failure; nothing is written to this machine's /dev or /etc
 endef
 export DEBIAN13_NOTICE
-.PHONY: test-debian13
+.PHONY: test-debian13 debian13-root
 test-debian13:
 	@echo "$$DEBIAN13_NOTICE"
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="debootstrap"
 	$(SUDO) Scripts/test-debian13.sh
+
+# Its first step on its own: the root made (or kept, as above). .ci/run makes it while make
+# test runs, since debootstrap and apt mostly wait on the network.
+debian13-root:
+	@echo "$$DEBIAN13_NOTICE"
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="debootstrap"
+	$(SUDO) env DEBIAN_ROOT_CACHE=$(CURDIR)/.build/debian13-cache Scripts/debian-root.sh create trixie $(CURDIR)/.build/debian13-root
 
 clean:
 	rm -rf .build

@@ -13,10 +13,13 @@
 #   3. make demo, the README's first command: its own `make deps` installs the Debian 13
 #      packages, then the poem must come out with every "Lenore" replaced by "Alex" and read
 #      as well as on Debian 12 (SampleImages/cer.py against SampleImages/Lenore.txt);
-#   4. swift test, the SnapPoemTests and SnapPoemCLITests targets, the timed suites alone first
-#      (SnapPoemServiceTests, the sanitizers, the fuzzing seeds, the docs and the deploy/ files
-#      are make test's and make test-system's, on Debian 12);
-#   5. make test-package: make deb (Depends from dpkg-shlibdeps, in the root), lintian (no error,
+#   4. swift test, the SnapPoemTests and SnapPoemCLITests targets (SnapPoemServiceTests, the
+#      sanitizers, the fuzzing seeds, the docs and the deploy/ files are make test's and make
+#      test-system's, on Debian 12);
+#   5. the timed suite alone: when SNAP_POEM_CI_LOCK names a lock (.ci/run, which runs make
+#      test-system beside this and holds it shared meanwhile), it is taken exclusively first;
+#   6. make test-install test-package: make deb (its binary linked from make demo's release
+#      objects; Depends from dpkg-shlibdeps, in the root), lintian (no error,
 #      no warning), apt-get install, use, purge, and nothing left (Scripts/test-package.sh);
 #      then Depends is checked to name Debian 13's library packages (libleptonica6, not
 #      Debian 12's liblept5).
@@ -32,30 +35,31 @@ say() { echo "test-debian13: $*"; }
 
 # --- Inside the root, in the clone (the clone's copy of this script runs there).
 if [ "${1:-}" = --in-root ]; then
+    targets='^(SnapPoemTests|SnapPoemCLITests)\.'
+    timed=$(sed -n 's/^TIMED_IN_PROCESS := //p' Makefile)
+    [ -n "$timed" ] || fail "no TIMED_IN_PROCESS in the Makefile"
     case ${2:-} in
         swift-tests)
-            # As make test runs them: the suites whose subject is a latency (the Makefile's
-            # TIMED_IN_PROCESS) alone, then every other test of these targets in parallel.
-            # Tests needing a tool this root lacks (Chromium, zsh, fish) skip themselves.
-            # Every part runs even when one fails; the step fails if any did.
-            targets='^(SnapPoemTests|SnapPoemCLITests)\.'
-            timed=$(sed -n 's/^TIMED_IN_PROCESS := //p' Makefile)
-            [ -n "$timed" ] || fail "no TIMED_IN_PROCESS in the Makefile"
+            # Every test of these targets but the suites whose subject is a latency (the
+            # Makefile's TIMED_IN_PROCESS), in parallel; those run alone afterwards
+            # (timed-tests). Tests that need a tool this root lacks (Chromium, zsh, fish) or a
+            # root step skip themselves, as in make test.
             echo "--- make deps deps-test deps-package: what the manual page tests (and make test-package) use"
             make --no-print-directory deps deps-test deps-package > /tmp/deps.log 2>&1 || { cat /tmp/deps.log; fail "make deps deps-test deps-package"; }
             echo "--- swift build --build-tests"
             swift build --build-tests > /tmp/build-tests.log 2>&1 ||
                 { grep -A 3 'error:' /tmp/build-tests.log | head -n 60; fail "swift build --build-tests"; }
             tail -n 1 /tmp/build-tests.log
-            status=0
-            echo "--- ${timed//|/, } alone (bounds on wall-clock time)"
-            swift test --skip-build --filter "${targets}($timed)/" || status=1
-            echo "--- every other test of SnapPoemTests and SnapPoemCLITests"
-            swift test --skip-build --filter "$targets" --skip "$timed" || status=1
-            exit "$status"
+            echo "--- every test of SnapPoemTests and SnapPoemCLITests but ${timed//|/, }"
+            SNAP_POEM_TESTS_SYSTEM_TOOLS=no swift test --skip-build --filter "$targets" --skip "$timed"
             ;;
-        *) fail "--in-root swift-tests" ;;
+        timed-tests)
+            echo "--- ${timed//|/, } alone (bounds on wall-clock time)"
+            swift test --skip-build --filter "${targets}($timed)/"
+            ;;
+        *) fail "--in-root swift-tests|timed-tests" ;;
     esac
+    exit 0
 fi
 
 suite=trixie
@@ -177,8 +181,25 @@ demo_check() {
 step "make demo (the README's first command) in the clone: installs the Debian 13 packages, builds, reads Lenore.png" \
     demo_check
 
-step "swift test in the clone: SnapPoemTests and SnapPoemCLITests, as make test runs them" \
+step "swift test in the clone: SnapPoemTests and SnapPoemCLITests, all but the timed suite" \
     in_clone "Scripts/test-debian13.sh --in-root swift-tests"
+
+# The timed suite runs alone on the machine. When .ci/run runs make test-system beside this, it
+# holds the lock named by SNAP_POEM_CI_LOCK shared; this step takes it exclusively first, so it
+# waits until that work is done (as the Makefile's TIMED_ALONE does).
+alone() {
+    [ -n "${SNAP_POEM_CI_LOCK:-}" ] || { "$@"; return; }
+    local status=0
+    exec 6>> "$SNAP_POEM_CI_LOCK"
+    say "waiting for the other CI work to end ($SNAP_POEM_CI_LOCK), so that the timed suite runs alone"
+    flock -x 6
+    "$@" || status=$?
+    flock -u 6
+    exec 6>&-
+    return "$status"
+}
+step "swift test in the clone: the timed suite alone" \
+    alone in_clone "Scripts/test-debian13.sh --in-root timed-tests"
 
 depends_check() {
     # man-db's cache as on a machine where man-db has run: its trigger (mandb -pq, as the man
@@ -186,7 +207,9 @@ depends_check() {
     # /var/cache/man/*/ with CACHEDIR.TAG files that stay after a purge. They are man-db's,
     # not the package's, but test-package.sh would count them as left behind.
     in_root setpriv --reuid man --regid man --init-groups -- mandb -pq || fail "mandb -pq"
-    in_clone 'nice make test-install test-package' || fail "make test-install test-package failed"
+    # DIST_SCRATCH=.build: the package's binary is linked from make demo's release objects
+    # (the same compilation; only the link differs), rather than compiled a second time.
+    in_clone 'nice make test-install test-package DIST_SCRATCH=.build' || fail "make test-install test-package failed"
     local depends
     depends=$(in_clone 'dpkg-deb --field .build/deb/snap-poem_*.deb Depends') || fail "the package's Depends"
     say "Depends on Debian 13: $depends"
