@@ -223,7 +223,7 @@ test-deploy: deps-service
 # starts (as root: munged, slurmctld and slurmd as its children, with every file in a
 # temporary folder) and stops again (make test-system).
 test-slurm: deps-deploy build
-	$(SUDO) env SNAP_POEM="$(CURDIR)/$$(swift build --show-bin-path)/snap-poem" Scripts/slurm-local.sh
+	$(SUDO) env SNAP_POEM="$$(swift build --show-bin-path)/snap-poem" Scripts/slurm-local.sh
 
 # What make test-system changes, said before it changes it.
 define SYSTEM_NOTICE
