@@ -174,7 +174,7 @@ TIMED_IN_PROCESS := RecognizerControlTests
 TIMED_SUITES := $(TIMED_IN_PROCESS)|HostileClientTests
 TIMED_ALONE = $(if $(SNAP_POEM_CI_LOCK),flock -x $(SNAP_POEM_CI_LOCK))
 SWIFT_TEST = swift test --skip-build $(SWIFT_BUILD_FLAGS)
-TIER_TEST = SNAP_POEM_TESTS_SYSTEM_TOOLS=no $(SWIFT_TEST)
+TIER_TEST = env SNAP_POEM_TESTS_SYSTEM_TOOLS=no $(SWIFT_TEST)
 
 .PHONY: check test test-system build-tests test-suite test-library test-sanitizers test-asan test-asan-ci test-tsan \
   test-slurm test-system-suites test-deploy build-asan build-tsan
@@ -276,7 +276,7 @@ build-asan: deps
 	swift build --build-tests $(ASAN_BUILD)
 
 test-asan: build-asan deps-service
-	$(TIMED_ALONE) $(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --filter '$(TIMED_SUITES)'
+	$(TIMED_ALONE) env $(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --filter '$(TIMED_SUITES)'
 	$(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --skip '$(TIMED_SUITES)'
 
 # What CI runs under AddressSanitizer (make test-system): the whole suite but
