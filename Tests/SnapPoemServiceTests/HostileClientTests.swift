@@ -278,24 +278,18 @@ struct HostileClientTests {
     /// `value`: until the server has taken in what the test sent, however long a loaded
     /// machine makes that, rather than for a fixed time.
     static func waitFor(_ name: String, atLeast value: Int, port: UInt16) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: TestSanitizer.scaled(.seconds(300)))
-        while clock.now < deadline {
-            if let seen = gauge(name, in: try await RawHTTPClient.get(port: port, "/metrics").text), seen >= value { return }
-            try await Task.sleep(for: .milliseconds(20))
+        let seen = try await RawHTTPClient.pollMetrics(port: port, within: TestSanitizer.scaled(.seconds(300))) { metrics in
+            (gauge(name, in: metrics) ?? Int.min) >= value
         }
-        Issue.record("/metrics never showed \(name) at \(value) or more")
+        if !seen { Issue.record("/metrics never showed \(name) at \(value) or more") }
     }
 
     /// Waits (up to 5 minutes, three times that under a sanitizer) until `/metrics` holds `line`.
     static func waitFor(_ line: String, port: UInt16) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: TestSanitizer.scaled(.seconds(300)))
-        while clock.now < deadline {
-            if try await RawHTTPClient.get(port: port, "/metrics").text.split(separator: "\n").contains(Substring(line)) { return }
-            try await Task.sleep(for: .milliseconds(20))
+        let seen = try await RawHTTPClient.pollMetrics(port: port, within: TestSanitizer.scaled(.seconds(300))) { metrics in
+            metrics.split(separator: "\n").contains(Substring(line))
         }
-        Issue.record("/metrics never showed '\(line)'")
+        if !seen { Issue.record("/metrics never showed '\(line)'") }
     }
 
     @Test("Sixteen heavy uploads whose clients hang up are cancelled; another client's small image waits for one step at most")

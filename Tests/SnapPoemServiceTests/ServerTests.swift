@@ -305,12 +305,8 @@ struct ServerTests {
         let inFlight = [first, send(1), send(2)]
         let clock = ContinuousClock()
         // Generous: under AddressSanitizer on a loaded machine the uploads take long to arrive.
-        let deadline = clock.now.advanced(by: TestSanitizer.scaled(.seconds(180)))
-        var busy = false
-        while !busy, clock.now < deadline {
-            let metrics = try await RawHTTPClient.get(port: port, "/metrics").text
-            busy = metrics.contains("snap_poem_images_in_flight 1") && metrics.contains("snap_poem_queue_depth 2")
-            if !busy { try await Task.sleep(for: .milliseconds(20)) }
+        let busy = try await RawHTTPClient.pollMetrics(port: port, within: TestSanitizer.scaled(.seconds(180))) { metrics in
+            metrics.contains("snap_poem_images_in_flight 1") && metrics.contains("snap_poem_queue_depth 2")
         }
         #expect(busy, "requests were never seen in flight and queued")
         kill(server.pid, SIGTERM)
