@@ -1,18 +1,23 @@
 # snap-poem: the two commands of the README, plus the benchmark.
 #   make demo   install what is missing, build, read SampleImages/Lenore.png with Lenore=Alex
-#   make test   install what is missing, build, run the whole test suite
 #   make bench  install what is missing, build (release), measure (see BENCHMARKS.md)
 #   make docs   the library's DocC documentation in .build/docs (see README, "Library")
 #   make fuzz   build the libFuzzer targets (Fuzz/) and fuzz each for FUZZ_SECONDS (see SECURITY.md)
-#   make test-asan  the whole suite under AddressSanitizer + LeakSanitizer
 #   make soak   snap-poem serve under a hostile mix next to honest clients for SOAK_SECONDS (see SECURITY.md)
+# The tests, in three tiers (see "Tests in tiers" below):
+#   make check        the quick loop: format lint, debug build, the in-process tests
+#   make test         everything that leaves the machine as it was (but the build's own packages)
+#   make test-system  for CI: what must change the machine (packages, the .deb, a Slurm
+#                     cluster, browsers, shells, root's steps), then the sanitizers
+#   make test-asan    the whole suite under AddressSanitizer + LeakSanitizer (CI runs a part)
+#   make test-debian13  for CI: the current commit built and tested in a Debian 13 root (debootstrap)
 SHELL := /bin/bash
 .DEFAULT_GOAL := demo
 
 # Debian packages: the C libraries (with pkg-config to find them; libpng and libjpeg because
-# the shim quiets the codecs Leptonica decodes with, CodecMessages.cpp), the tesseract CLI
-# (benchmark baseline), python3 (the tests' MIME parser and the CER tool).
-APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev libjpeg-dev tesseract-ocr python3
+# the shim quiets the codecs Leptonica decodes with, CodecMessages.cpp), python3 (the tests'
+# MIME parser and the CER tool).
+APT_PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpng-dev libjpeg-dev python3
 # snap-poem serve is built on libmicrohttpd.
 APT_PACKAGES += libmicrohttpd-dev
 # HEIC and AVIF are decoded by libheif. Debian 12's libheif 1.15 has its HEVC and AV1 decoders
@@ -20,22 +25,39 @@ APT_PACKAGES += libmicrohttpd-dev
 APT_PACKAGES += libheif-dev
 APT_PACKAGES += $(shell grep -qs '^VERSION_CODENAME=bookworm' /etc/os-release || echo libheif-plugin-libde265 libheif-plugin-dav1d)
 SWIFT_BUILD_FLAGS ?=
-# Batches on a real scheduler (make test-deploy, run by make test): a one-node Slurm cluster
-# (slurm-wlm, munge); kubernetes-validate comes with deps-service's virtualenv.
-DEPLOY_APT_PACKAGES := slurm-wlm munge python3-venv
+# What make test's checks use beside the build, as the build's own packages (tools its tests
+# run, none a service, a shell or a browser): python3-venv (the tools from PyPI, in a virtual
+# environment under .build: deps-service), nodejs (node --check page.js), man-db (man -l and
+# lexgrog render and index the manual page).
+TEST_APT_PACKAGES := python3-venv nodejs man-db
+# Batches on a real scheduler (make test-slurm, in make test-system): a one-node Slurm cluster
+# (slurm-wlm, munge). munge's package adds a system user and a service, and slurm-wlm pulls in
+# dozens of packages: not the build's own, so make test does not install them.
+DEPLOY_APT_PACKAGES := slurm-wlm munge
 # make bench's profile of a batch (perf record); the held-out set's renderer (Pillow, numpy,
-# fonts that SampleImages/ does not use); RapidOCR, the modern peer, in a virtualenv under .build.
-BENCH_APT_PACKAGES := linux-perf python3-pil python3-numpy fonts-linuxlibertine fonts-freefont-ttf fonts-urw-base35 python3-venv
+# fonts that SampleImages/ does not use); the tesseract CLI and wrk, the baselines of the
+# command and of the service; RapidOCR, the modern peer, in a virtualenv under .build.
+BENCH_APT_PACKAGES := linux-perf python3-pil python3-numpy fonts-linuxlibertine fonts-freefont-ttf fonts-urw-base35 python3-venv \
+  tesseract-ocr wrk
 RAPIDOCR_VENV := .build/rapidocr-venv
 RAPIDOCR_PIP_PACKAGES := 'rapidocr==3.10.0' onnxruntime
 FUZZ_SECONDS ?= 600
 SOAK_SECONDS ?= 600
-# Installing like a Linux tool (make install, make deb, and their tests in make test): dpkg-dev
-# (dpkg-deb, dpkg-shlibdeps), lintian, man-db (man -l renders the page), and the three shells
-# whose completions are installed and tested for real.
-PACKAGE_APT_PACKAGES := dpkg-dev lintian man-db bash-completion zsh fish
+# The package and its test (make deb, make test-package, in make test-system): dpkg-dev
+# (dpkg-deb, dpkg-shlibdeps), lintian, man-db; and the shells whose completions the package
+# installs and the tests load for real (bash-completion, zsh, fish: make test skips those
+# checks without them).
+PACKAGE_APT_PACKAGES := dpkg-dev lintian man-db
+SHELL_APT_PACKAGES := bash-completion zsh fish
+# The page and the HTML exports in a real browser (make test-system): Debian's chromium and
+# chromium-driver; and systemd, whose systemd-analyze checks deploy/snap-poem.service (the
+# init system itself: containers lack it, and make test does not install it).
+BROWSER_APT_PACKAGES := chromium chromium-driver
+SYSTEMD_APT_PACKAGES := systemd
+SYSTEM_APT_PACKAGES := $(DEPLOY_APT_PACKAGES) $(PACKAGE_APT_PACKAGES) $(SHELL_APT_PACKAGES) $(BROWSER_APT_PACKAGES) $(SYSTEMD_APT_PACKAGES)
 
-.PHONY: demo test bench deps build release clean samples lint format deps-deploy deps-bench deps-service deps-package test-deploy fuzz fuzz-smoke test-asan soak
+.PHONY: demo bench deps build release clean samples lint format deps-test deps-deploy deps-bench deps-service deps-package deps-system \
+  fuzz fuzz-smoke soak
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -47,8 +69,14 @@ deps:
 	  $$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $$missing; \
 	fi
 
+deps-test:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(TEST_APT_PACKAGES)"
+
 deps-deploy:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEPLOY_APT_PACKAGES)"
+
+deps-system:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SYSTEM_APT_PACKAGES)"
 
 deps-package:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(PACKAGE_APT_PACKAGES)"
@@ -60,14 +88,11 @@ deps-bench:
 	  { echo "Installing into $(RAPIDOCR_VENV): $(RAPIDOCR_PIP_PACKAGES)"; \
 	    $(RAPIDOCR_VENV)/bin/pip install -q --disable-pip-version-check $(RAPIDOCR_PIP_PACKAGES); }
 
-# What the service's tests and benchmark use besides the build: Debian's chromium and
-# chromium-driver (the page in a real browser), systemd (systemd-analyze checks
-# deploy/snap-poem.service), wrk (make bench's load test), and from PyPI selenium,
-# kubernetes-validate (deploy/kubernetes-service.yaml), schemathesis (the API against its
-# OpenAPI document) and axe-selenium-python (axe-core, offline: the page's accessibility),
-# installed with pip into a virtual environment under .build, since Debian's python3 refuses
-# system-wide installs.
-SERVICE_APT_PACKAGES := chromium chromium-driver wrk python3-venv systemd
+# What the service's tests use from PyPI: selenium (the browser tests, which make test-system
+# runs with Debian's Chromium), kubernetes-validate (deploy/kubernetes-service.yaml),
+# schemathesis (the API against its OpenAPI document) and axe-selenium-python (axe-core,
+# offline: the page's accessibility), installed with pip into a virtual environment under
+# .build, since Debian's python3 refuses system-wide installs.
 SERVICE_VENV := .build/service-venv
 SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate==1.37.0' 'schemathesis==4.32.5'
 # axe-selenium-python 3.0.0 ships axe-core 4.10.2 (2.1.6 has 2018's 3.1.1, which misses contrast
@@ -75,8 +100,7 @@ SERVICE_PIP_PACKAGES := 'selenium>=4.20,<5' 'kubernetes-validate==1.37.0' 'schem
 # here (checked), so it is installed on its own with pip's --ignore-requires-python.
 SERVICE_AXE_PACKAGE := 'axe-selenium-python==3.0.0'
 
-deps-service: deps
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SERVICE_APT_PACKAGES)"
+deps-service: deps deps-test
 	@[ -x $(SERVICE_VENV)/bin/python ] || python3 -m venv $(SERVICE_VENV)
 	@$(SERVICE_VENV)/bin/python -c 'import selenium, kubernetes_validate, schemathesis, importlib.metadata as m; assert m.version("axe-selenium-python") == "3.0.0"' 2>/dev/null || \
 	  { echo "Installing into $(SERVICE_VENV): $(SERVICE_PIP_PACKAGES) $(SERVICE_AXE_PACKAGE)"; \
@@ -93,40 +117,88 @@ demo: release
 	@echo '$$ snap-poem SampleImages/Lenore.png --replace Lenore=Alex'
 	@"$$(swift build -c release --show-bin-path)/snap-poem" SampleImages/Lenore.png --replace Lenore=Alex
 
-# Four runs: the concurrency tests under ThreadSanitizer (in a build folder of their own);
-# the time-limit and cancellation tests alone, because they measure wall-clock bounds that
-# other tests' CPU load on a 2-core machine would blur; the service's hostile clients and
-# its worst accepted load alone, for the same reason (and their pages would slow the other
-# tests past their own time limits), with the other tests that hold a server or a batch to
-# a time or memory bound (ALONE_TESTS: a clean run of the whole suite at once, load 40 on
-# two cores, saw a good image pass the 15 s per-image limit, a 220 MB run report the
-# thread limit after its error, and a 300 s wait for a request to start); then every other
-# test. Then every
-# fuzzing seed is replayed once through the libFuzzer targets (built with ASan). Last, the
-# library as other packages see it: the documentation's code blocks compile, the DocC build has
-# no warnings, and the example package builds and prints what the command prints.
-ALONE_TESTS = HostileClientTests|DeployMemoryTests|ServerTests|WorkerIsolationTests|MemoryLimitTests|LayoutTimeLimitTests
-test: deps deps-service deps-package lint
-	swift test --sanitize=thread --scratch-path .build/tsan --filter 'ConcurrencyTests|BatchTests|BatchChannelTests|BatchResultsTests/(progress|cancellation)' $(SWIFT_BUILD_FLAGS)
-	swift test --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build --filter '$(ALONE_TESTS)' $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build --skip 'RecognizerControlTests|$(ALONE_TESTS)' $(SWIFT_BUILD_FLAGS)
-	Scripts/fuzz.sh --smoke
-	$(MAKE) --no-print-directory snippets docs examples
-	@$(MAKE) --no-print-directory test-deploy
-	@$(MAKE) --no-print-directory test-install test-shipped test-package
+# Tests in tiers (DESIGN.md; Docs/testing.md).
+#
+#   make check        the quick loop, for a change just made: format lint, the debug build, and
+#                     the in-process tests (no snap-poem process, no server, no browser) in
+#                     parallel. Installs nothing but the build's packages.
+#   make test         everything that leaves the machine as it found it, but for the build's
+#                     own Debian packages (APT_PACKAGES, TEST_APT_PACKAGES) and the tools from
+#                     PyPI in .build/service-venv: the whole suite with the end-to-end tests
+#                     on the built executable, the fuzz seeds, the documentation's code, the
+#                     example package, make install staged and the installed binary tested
+#                     (test-install, test-shipped), the Kubernetes files validated. It never
+#                     installs or removes snap-poem, starts no service and takes no root step.
+#                     Tests that need a tool it does not install (Chromium, zsh, fish,
+#                     bash-completion, systemd-analyze) or a root step skip themselves, saying
+#                     that make test-system runs them, whatever this machine has installed.
+#   make test-system  for CI, as root: first says what it will change, then installs the tools
+#                     above (SYSTEM_APT_PACKAGES), runs the tests that need them or a root step,
+#                     make test-install again with zsh and fish, deploy/slurm-array.sh on a
+#                     one-node Slurm cluster (test-slurm), the .deb built, installed with
+#                     apt-get and purged (test-package), then the sanitizers (test-asan-ci,
+#                     test-tsan). Run make test first: it builds what these use.
+#   make test-debian13  for CI, as root: the commit built and tested in a Debian 13 root.
+#
+# The suites that run the snap-poem executable, a server, or batch worker processes: make
+# check leaves them to make test. (Test IDs are TARGET.SUITE/...; a suite of that name in
+# another target still runs.)
+END_TO_END_SUITES := SnapPoemCLITests\.($\
+AnnotateCommandTests|ArgumentBytesTests|BatchCommandTests|EndToEndTests|ExportCommandLineTests|ExportEndToEndTests|$\
+FolderInputTests|BadInputCorpusTests|BatchBoundsTests|OnePathTests|TestHookTests|CodecMessageTests|InputOutputRowsTests|$\
+MultiPageCommandTests|LayoutTimeLimitTests|MemoryLimitTests|ReplacementBoundsTests|StreamFailureTests|ManualPageTests|$\
+ShellCompletionTests|ManifestResumeTests|OutputShapeTests|BrickMorphologyBindingTests|InlineOpenMPBindingTests|$\
+LineImageEncodingTests|UniversalAmbiguitiesTests|PersonaliseEndToEndTests|ProgressOutputTests|ShardManifestTests|$\
+SupervisorConcurrencyTests|WorkerIsolationTests)|SnapPoemServiceTests\.($\
+BrowserTests|DeployFilesTests|DeployMemoryTests|HostileClientTests|OpenAPITests|PageEditorTests|ReadingBrowserTests|$\
+ServerTests)
+# The suites with tests that need a tool make test does not install (SystemTool in
+# Tests/Support): make test and make check skip those tests (SNAP_POEM_TESTS_SYSTEM_TOOLS=no),
+# make test-system runs these suites with the tools.
+SYSTEM_SUITES := SideBySideBrowserTests|BrowserTests|ReadingBrowserTests|ShellCompletionTests|DeployFilesTests
+# The tests that take a step only root can take and that changes the machine while it lasts
+# (RootStep in Tests/Support: a tmpfs mounted to fill a disk, a folder made immutable): make
+# test skips them, even as root; make test-system runs them as root with
+# SNAP_POEM_TESTS_ROOT_STEPS=1.
+ROOT_STEP_TESTS := OutputFileTests/(unwritableFolder|diskFull)|ExportEndToEndTests/(unwritableFolder|diskFull)|$\
+StreamFailureTests|BadInputCorpusTests/badInputOnFullDisk|BatchBoundsTests/fullDiskManifest
+# The suites whose very subject is a latency: an in-process recognition stopped within a few
+# hundred milliseconds of its time limit or cancellation (RecognizerControlTests), and
+# /healthz answered within 2-3 s while hostile clients attack the server (HostileClientTests).
+# They run first, on their own: beside the other tests, two cores' worth of their work would
+# be measured instead. Every other test waits on events and bounds processor time, not wall
+# time, and runs in parallel. When .ci/run runs two targets at once, it names a lock in
+# SNAP_POEM_CI_LOCK that the other work holds shared: the timed suites take it exclusively
+# (TIMED_ALONE), so that they still run alone on the machine.
+TIMED_IN_PROCESS := RecognizerControlTests
+TIMED_SUITES := $(TIMED_IN_PROCESS)|HostileClientTests
+TIMED_ALONE = $(if $(SNAP_POEM_CI_LOCK),flock -x $(SNAP_POEM_CI_LOCK))
+SWIFT_TEST = swift test --skip-build $(SWIFT_BUILD_FLAGS)
+TIER_TEST = env SNAP_POEM_TESTS_SYSTEM_TOOLS=no $(SWIFT_TEST)
 
-# The whole suite under AddressSanitizer + LeakSanitizer, in a build folder of its own, the
-# wall-clock tests alone first as in make test. Not part of make test (a second full build,
-# and the suite runs about twice as slow); the memory-limit tests skip themselves here
-# (ASan's shadow memory cannot live under ulimit -v). Third-party leaks kept until exit are
-# listed in Scripts/lsan-suppressions.txt; children get the symbolizer to name their frames.
-ASAN_ENV := SNAP_POEM_TESTS_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan-suppressions.txt \
-  ASAN_SYMBOLIZER_PATH=$$(dirname $$(readlink -f $$(command -v swift)))/llvm-symbolizer
-test-asan: deps deps-service
-	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --filter RecognizerControlTests $(SWIFT_BUILD_FLAGS)
-	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --skip-build --filter HostileClientTests $(SWIFT_BUILD_FLAGS)
-	$(ASAN_ENV) swift test --sanitize=address --scratch-path .build/asan --skip-build --skip 'RecognizerControlTests|HostileClientTests' $(SWIFT_BUILD_FLAGS)
+.PHONY: check test test-system build-tests test-suite test-library test-sanitizers test-asan test-asan-ci test-tsan \
+  test-slurm test-system-suites test-deploy build-asan build-tsan
+
+build-tests: deps
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+
+check: deps
+	@$(MAKE) --no-print-directory -j2 lint build-tests
+	$(TIMED_ALONE) $(TIER_TEST) --filter '$(TIMED_IN_PROCESS)'
+	$(TIER_TEST) --skip '$(TIMED_IN_PROCESS)|$(END_TO_END_SUITES)|$(SYSTEM_SUITES)'
+
+test: deps deps-service
+	@$(MAKE) --no-print-directory -j2 lint build-tests
+	@$(MAKE) --no-print-directory test-suite fuzz-smoke test-library test-deploy test-install test-shipped
+
+# Every suite of the debug build, the timed ones first and alone, then the rest in parallel.
+test-suite:
+	$(TIMED_ALONE) $(TIER_TEST) --filter '$(TIMED_SUITES)'
+	$(TIER_TEST) --skip '$(TIMED_SUITES)'
+
+# The library as other packages see it: the documentation's code blocks compile, the DocC
+# build has no warnings, and the example package builds and prints what the command prints.
+test-library: snippets docs examples
 
 # snap-poem serve --jobs 2 (release) for SOAK_SECONDS under slow headers, part floods,
 # abandoned uploads, FIND and pixel bombs, next to honest clients; fails unless every honest
@@ -143,12 +215,99 @@ fuzz: deps
 fuzz-smoke: deps
 	Scripts/fuzz.sh --smoke
 
-# The deploy/ files on the real things: deploy/slurm-array.sh submitted to a one-node Slurm
-# cluster that Scripts/slurm-local.sh starts (as root) and stops again, and the Kubernetes
-# Job checked against the Kubernetes schemas, offline.
-test-deploy: deps-deploy deps-service build
-	Scripts/slurm-local.sh
+# The Kubernetes Job checked against the Kubernetes schemas, offline (make test).
+test-deploy: deps-service
 	Scripts/validate-kubernetes.sh
+
+# deploy/slurm-array.sh submitted to a one-node Slurm cluster that Scripts/slurm-local.sh
+# starts (as root: munged, slurmctld and slurmd as its children, with every file in a
+# temporary folder) and stops again (make test-system).
+test-slurm: deps-deploy build
+	$(SUDO) env SNAP_POEM="$$(swift build --show-bin-path)/snap-poem" Scripts/slurm-local.sh
+
+# What make test-system changes, said before it changes it.
+define SYSTEM_NOTICE
+make test-system changes this machine:
+  - installs these Debian packages if missing, and leaves them installed:
+      $(SYSTEM_APT_PACKAGES)
+    (munge's package adds a 'munge' user; installing systemd into a container installs the init system)
+  - runs the tests that need them (Chromium, bash-completion, zsh, fish, systemd-analyze), and
+    make test-install again with zsh and fish
+  - as root: runs the tests that mount a small tmpfs on a temporary folder of theirs (a full
+    disk) or make one immutable (chattr +i), and undo it
+  - as root: starts munged, slurmctld and slurmd on free ports, with their key, state and logs
+    in a temporary folder, runs deploy/slurm-array.sh on them, and stops them (test-slurm)
+  - as root: builds the .deb, installs it with apt-get, uses it, and purges it; it refuses
+    to start if snap-poem is installed already (test-package)
+  - then the sanitizers, which change nothing outside .build (test-asan-ci, test-tsan)
+endef
+export SYSTEM_NOTICE
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+
+test-system:
+	@echo "$$SYSTEM_NOTICE"
+	@$(MAKE) --no-print-directory deps-system deps-service
+	@$(MAKE) --no-print-directory test-system-suites test-install test-slurm test-package test-sanitizers
+
+# The suites with tests that need the tools make test-system installs, and the tests that take
+# root's steps.
+test-system-suites: build-tests
+	SNAP_POEM_TESTS_ROOT_STEPS=1 $(SWIFT_TEST) --filter '$(SYSTEM_SUITES)|$(ROOT_STEP_TESTS)'
+
+# The sanitizers of make test-system: the two instrumented builds side by side (each has long
+# stretches that keep one core busy), then AddressSanitizer's CI selection and
+# ThreadSanitizer's tests.
+test-sanitizers: deps deps-service
+	@$(MAKE) --no-print-directory -j2 build-asan build-tsan
+	@$(MAKE) --no-print-directory test-asan-ci test-tsan
+
+# The whole suite under AddressSanitizer + LeakSanitizer, the end-to-end tests on the
+# instrumented executable, whose every exit (errors and SIGTERM included) is a leak check: a
+# process frees what it owns before it exits. The timed suites alone first, as in make test.
+# The tests that run under ulimit -v skip themselves (ASan's shadow memory cannot live under
+# it), and bounds of processor time or memory are scaled for the sanitizer
+# (SNAP_POEM_TESTS_SANITIZER). Third-party leaks kept until exit are listed in
+# Scripts/lsan-suppressions.txt; children get the symbolizer to name their frames. About 30
+# minutes on 2 cores (2026-12-06: 27 min of tests after the build), so CI runs test-asan-ci.
+ASAN_ENV := SNAP_POEM_TESTS_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan-suppressions.txt \
+  ASAN_SYMBOLIZER_PATH=$$(dirname $$(readlink -f $$(command -v swift)))/llvm-symbolizer
+ASAN_BUILD := --sanitize=address --scratch-path .build/asan $(SWIFT_BUILD_FLAGS)
+build-asan: deps
+	swift build --build-tests $(ASAN_BUILD)
+
+test-asan: build-asan deps-service
+	$(TIMED_ALONE) env $(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --filter '$(TIMED_SUITES)'
+	$(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --skip '$(TIMED_SUITES)'
+
+# What CI runs under AddressSanitizer (make test-system): the whole suite but
+#   - the suites that judge the reading of many sample photos (the pipeline's passes, book
+#     pages, tilt, keystone, page edges, orientation, annotation geometry, coverage, two
+#     engines, large type, the reading service): they call the C wrappers that the suites kept
+#     call too (decoding, preprocessing, Tesseract's engine, iterators, results), on more
+#     images, and made most of the whole run's time;
+#   - the timed suites (their subject, a latency, means nothing under ASan beside other work),
+#     and ConcurrencyTests (ThreadSanitizer's);
+#   - the suites of the browser, shell and systemd tests (make test-system runs them above,
+#     without a sanitizer). The root steps skip themselves here, as in make test.
+# Kept: every other library suite (images, HEIF, TIFF, engine start and failures, batches,
+# exports, text), every end-to-end suite of the command (each exit a leak check, errors and
+# crashed workers included) and the service in process and over the wire, with SIGTERM.
+ASAN_CI_SKIP := $(TIMED_SUITES)|$(SYSTEM_SUITES)|ConcurrencyTests|$\
+BookPageTests|CoverageCheckTests|DoubtfulLineTests|LanguageChoiceTests|LargeTypeTests|LayoutReductionTests|$\
+LenorePipelineTests|PersonalisePipelineTests|PhotoPipelineTests|TiltSweepTests|TwoEngineTests|AnnotationGeometryTests|$\
+OrientationDetectorTests|KeystoneTests|PageEdgeTests|DeployMemoryTests|ServiceReadingTests|AnnotateCommandTests
+test-asan-ci: build-asan deps-service
+	$(ASAN_ENV) swift test --skip-build $(ASAN_BUILD) --skip '$(ASAN_CI_SKIP)'
+
+# The concurrency tests (engines shared by tasks, batches, their channels, progress and
+# cancellation) under ThreadSanitizer, in a build folder of its own.
+TSAN_SUITES := ConcurrencyTests|BatchTests|BatchChannelTests|BatchResultsTests/(progress|cancellation)
+TSAN_BUILD := --sanitize=thread --scratch-path .build/tsan $(SWIFT_BUILD_FLAGS)
+build-tsan: deps
+	swift build --build-tests $(TSAN_BUILD)
+
+test-tsan: build-tsan
+	SNAP_POEM_TESTS_SANITIZER=thread swift test --skip-build $(TSAN_BUILD) --filter '$(TSAN_SUITES)'
 
 # The tuning/held-out corpus (Scripts/corpus/README.md): 300 rendered poem scans and photos in
 # 20 classes with randomised conditions, 40 % held out by a stable hash of each image's id.
@@ -223,13 +382,16 @@ examples: deps
 # so that the binary needs only Debian's libraries; with no RUNPATH ($ORIGIN, which Debian
 # forbids) and with bind-now relocations. It has a build folder of its own
 # (.build/dist), so make release and make bench are not rebuilt by it, and the other way round.
+# Those options change only how it is linked: with DIST_SCRATCH=.build it takes the objects of
+# make release and is only linked (make test-debian13 does this after make demo).
 .PHONY: dist install uninstall deb test-install test-package
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
 DIST := .build/dist
-DIST_BUILD = swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(DIST)/build \
+DIST_SCRATCH ?= $(DIST)/build
+DIST_BUILD = swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(DIST_SCRATCH) \
   -Xlinker -z -Xlinker now $(SWIFT_BUILD_FLAGS)
 VERSION := $(shell sed -n 's/^public let version = "\(.*\)"$$/\1/p' Sources/SnapPoem/Support/Version.swift)
 # The date of the man page and of the package's changelog: the last commit's, so that the same
@@ -287,14 +449,46 @@ test-shipped: $(DIST)/snap-poem
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	SNAP_POEM_TEST_BINARY=$(CURDIR)/$(SHIPPED)/usr/bin/snap-poem swift test --skip-build --filter '$(SHIPPED_TESTS)' $(SWIFT_BUILD_FLAGS)
 
-# make test's checks of the two: a staged make install and uninstall (Scripts/test-install.sh),
-# and the package built, checked by lintian, installed with apt-get, used and purged
-# (Scripts/test-package.sh, as root: it is the one step of make test that writes system paths).
+# The checks of the two: a staged make install and uninstall (Scripts/test-install.sh, in make
+# test; make test-system runs it again with zsh and fish), and the package built, checked by
+# lintian, installed with apt-get, used and purged (Scripts/test-package.sh, as root, in make
+# test-system: installing a package writes system paths).
 test-install: $(DIST)/snap-poem
 	Scripts/test-install.sh
 
 test-package: deb
-	Scripts/test-package.sh .build/deb/snap-poem_$(VERSION)_$$(dpkg --print-architecture).deb
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(SHELL_APT_PACKAGES)"
+	$(SUDO) Scripts/test-package.sh .build/deb/snap-poem_$(VERSION)_$$(dpkg --print-architecture).deb
+
+# Debian 13 (in .ci/run, beside make test-system): the current commit in a Debian 13 root that
+# Scripts/debian-root.sh makes with debootstrap in .build/debian13-root (from the archive apt
+# uses here; kept for the next run while younger than a week, made again otherwise), from a
+# clean clone of HEAD: make demo (the README's first command), the library's and the command
+# line's tests (the timed suite last and alone), make test-install, and make test-package (the
+# .deb built there, lintian, installed, used, purged). Each step is printed and timed
+# (Scripts/test-debian13.sh). As root; says what it changes first.
+define DEBIAN13_NOTICE
+make test-debian13 changes this machine:
+  - installs debootstrap if missing, and leaves it installed
+  - as root: makes a Debian 13 (trixie) root in .build/debian13-root with debootstrap, and
+    runs the steps in an overlay over it (.build/debian13-run, removed at the end); /proc,
+    /sys, a /dev of its own, the Swift toolchain and this clone's git folder are mounted
+    there only in a mount namespace of each step's own, so no mount outlives a step, even
+    on failure; nothing is written to this machine's /dev or /etc
+endef
+export DEBIAN13_NOTICE
+.PHONY: test-debian13 debian13-root
+test-debian13:
+	@echo "$$DEBIAN13_NOTICE"
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="debootstrap"
+	$(SUDO) Scripts/test-debian13.sh
+
+# Its first step on its own: the root made (or kept, as above). .ci/run makes it while make
+# test runs, since debootstrap and apt mostly wait on the network.
+debian13-root:
+	@echo "$$DEBIAN13_NOTICE"
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="debootstrap"
+	$(SUDO) env DEBIAN_ROOT_CACHE=$(CURDIR)/.build/debian13-cache Scripts/debian-root.sh create trixie $(CURDIR)/.build/debian13-root
 
 clean:
 	rm -rf .build

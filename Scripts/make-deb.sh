@@ -18,10 +18,17 @@ cd "$(dirname "$0")/.."
 dist=${1:?usage: make-deb.sh DIST OUT}
 out=${2:?usage: make-deb.sh DIST OUT}
 fail() { echo "make-deb: $*" >&2; exit 1; }
-for program in dpkg-deb dpkg-shlibdeps gzip md5sum; do
+for program in dpkg-deb dpkg-shlibdeps gzip md5sum readelf; do
     [ -n "$(type -P "$program")" ] || fail "$program is missing; run 'make deps-package'"
 done
 [ -x "$dist/snap-poem" ] && [ -x "$dist/snap-poem-generate" ] || fail "$dist has no build; run 'make dist'"
+# Hardened as Debian's binaries are (lintian: hardening-no-relro, hardening-no-bindnow). The
+# Makefile links with -z now; the RELRO segment comes from the linker. Swift uses gold where
+# it is installed, and gold makes one; GNU ld 2.44 (Debian 13, where gold is the package
+# binutils-gold of its own) leaves it out of this --static-swift-stdlib binary.
+readelf -lW "$dist/snap-poem" | grep -q GNU_RELRO ||
+    fail "$dist/snap-poem has no RELRO segment: install binutils-gold (Swift links with gold where it is installed), then rm -rf $dist and make deb again"
+readelf -dW "$dist/snap-poem" | grep -q BIND_NOW || fail "$dist/snap-poem is not linked with -z now"
 
 version=$("$dist/snap-poem-generate" version)
 reported=$("$dist/snap-poem" --version | awk '{ print $2 }')

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# make test-package (part of make test, as root): the Debian package built by make deb,
+# make test-package (part of make test-system, as root): the Debian package built by make deb,
 # checked, installed on this machine with apt-get, used, and purged again.
 #
 #   Scripts/test-package.sh .build/deb/snap-poem_VERSION_ARCH.deb
 #
-# This is the one step of make test that writes system paths, because installing a package
+# This is a step of make test-system that writes system paths, because installing a package
 # does: it runs alone (a lock in /tmp keeps two runs on one machine apart), refuses to start
 # when snap-poem is already installed, and purges the package on any exit. It checks:
 #   - the package: its version is the binary's, Depends is there, every file is in a Debian

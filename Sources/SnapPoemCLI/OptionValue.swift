@@ -40,67 +40,75 @@ enum OptionValue: Sendable, Equatable {
         return choices.map(\.word)
     }
 
+    // The tables below are built on each use, never kept in statics: an `OptionValue` keeps
+    // the case in the spare bits of its payload's reference, which LeakSanitizer cannot
+    // follow from a global, so it reported their arrays as leaked at every exit.
+
     /// The value of each option of `snap-poem` (reading images) that takes one, by long name.
-    static let scan: [String: OptionValue] = [
-        "replace": .text,
-        "replacements": .file(extensions: []),
-        "strictness": .choices(Strictness.named.map { Choice($0.name, $0.name == "normal" ? "the default" : "") }),
-        "output": .file(extensions: []),
-        "output-dir": .folder,
-        "jobs": .text,
-        "shard": .choices([Choice("auto", "K and N from a Slurm job array; auto/N: K from a Kubernetes Indexed Job")]),
-        "per-image-limit": .text,
-        "worker-memory": .choices([Choice("none", "no limit")]),
-        "progress": .choices(BatchOptions.Progress.allCases.map { Choice($0.rawValue) }),
-        "format": .choices(formats),
-        "to": .text,
-        "subject": .text,
-        "lang": .languages,
-        "max-dimension": .choices([Choice("auto", "about 24 px letters, the default"), Choice("none", "keep the size")]),
-        "filter": .choices(ImageFilter.allCases.map { Choice($0.rawValue, $0 == .flatten ? "the default" : "") }),
-        "save-preprocessed": .file(extensions: ["png"]),
-        "annotate": .file(extensions: ["png"]),
-        "annotate-page": .text,
-        "psm": .choices(pageSegmentationModes),
-        "timeout": .text,
-        "max-marks": .choices([Choice("none", "no limit")]),
-        "oem": .choices(EngineMode.allCases.map { Choice($0.rawValue, $0 == .lstm ? "the default" : "") }),
-        "dpi": .text,
-        "engines": .choices([Choice("1", "one engine per image"), Choice("2", "lines split between two engines, the default")]),
-        "plain-reading": .choices([
-            Choice("auto", "where preparing changed the image and its reading is in doubt, the default"),
-            Choice("always", "read both ways for every image"), Choice("never", "keep the prepared reading"),
-        ]),
-        "allow": .text,
-        "deny": .text,
-        "region": .text,
-        "config": .text,
-        "tessdata": .folder,
-    ]
+    static var scan: [String: OptionValue] {
+        [
+            "replace": .text,
+            "replacements": .file(extensions: []),
+            "strictness": .choices(Strictness.named.map { Choice($0.name, $0.name == "normal" ? "the default" : "") }),
+            "output": .file(extensions: []),
+            "output-dir": .folder,
+            "jobs": .text,
+            "shard": .choices([Choice("auto", "K and N from a Slurm job array; auto/N: K from a Kubernetes Indexed Job")]),
+            "per-image-limit": .text,
+            "worker-memory": .choices([Choice("none", "no limit")]),
+            "progress": .choices(BatchOptions.Progress.allCases.map { Choice($0.rawValue) }),
+            "format": .choices(formats),
+            "to": .text,
+            "subject": .text,
+            "lang": .languages,
+            "max-dimension": .choices([Choice("auto", "about 24 px letters, the default"), Choice("none", "keep the size")]),
+            "filter": .choices(ImageFilter.allCases.map { Choice($0.rawValue, $0 == .flatten ? "the default" : "") }),
+            "save-preprocessed": .file(extensions: ["png"]),
+            "annotate": .file(extensions: ["png"]),
+            "annotate-page": .text,
+            "psm": .choices(pageSegmentationModes),
+            "timeout": .text,
+            "max-marks": .choices([Choice("none", "no limit")]),
+            "oem": .choices(EngineMode.allCases.map { Choice($0.rawValue, $0 == .lstm ? "the default" : "") }),
+            "dpi": .text,
+            "engines": .choices([Choice("1", "one engine per image"), Choice("2", "lines split between two engines, the default")]),
+            "plain-reading": .choices([
+                Choice("auto", "where preparing changed the image and its reading is in doubt, the default"),
+                Choice("always", "read both ways for every image"), Choice("never", "keep the prepared reading"),
+            ]),
+            "allow": .text,
+            "deny": .text,
+            "region": .text,
+            "config": .text,
+            "tessdata": .folder,
+        ]
+    }
 
     /// The value of each option of `snap-poem serve` that takes one, by long name.
-    static let serve: [String: OptionValue] = [
-        "host": .choices([Choice("127.0.0.1", "this machine only"), Choice("0.0.0.0", "every IPv4 interface")]),
-        "port": .text,
-        "jobs": .text,
-        "queue": .text,
-        "max-upload-mb": .text,
-        "memory-mb": .text,
-        "timeout": .text,
-        "max-marks": .choices([Choice("none", "no limit")]),
-        "lang": .languages,
-        "tessdata": .folder,
-        "max-connections": .text,
-        "idle-timeout": .text,
-        "header-timeout": .text,
-        "request-timeout": .text,
-        "address-share": .text,
-        "stop-timeout": .text,
-    ]
+    static var serve: [String: OptionValue] {
+        [
+            "host": .choices([Choice("127.0.0.1", "this machine only"), Choice("0.0.0.0", "every IPv4 interface")]),
+            "port": .text,
+            "jobs": .text,
+            "queue": .text,
+            "max-upload-mb": .text,
+            "memory-mb": .text,
+            "timeout": .text,
+            "max-marks": .choices([Choice("none", "no limit")]),
+            "lang": .languages,
+            "tessdata": .folder,
+            "max-connections": .text,
+            "idle-timeout": .text,
+            "header-timeout": .text,
+            "request-timeout": .text,
+            "address-share": .text,
+            "stop-timeout": .text,
+        ]
+    }
 
     /// What an image argument may be: a file with one of the extensions taken from folders
     /// (`BatchInput.imageExtensions`), or a folder.
-    static let image = OptionValue.file(extensions: BatchInput.imageExtensions.sorted())
+    static var image: OptionValue { .file(extensions: BatchInput.imageExtensions.sorted()) }
 
     /// `--format`: every `ExportFormat`, and `jsonl` after `json`, each noted with its extension.
     static let formats: [Choice] = ExportFormat.allCases.flatMap { format -> [Choice] in

@@ -121,6 +121,7 @@ enum ServeCommand {
             http = try HTTPServer(service: started, configuration: server, log: log)
         } catch {
             log.finish()
+            await started.finishLoading()
             diagnostics.emit(Diagnostic(.error, error.description, category: .engine))
             return diagnostics.exitCode
         }
@@ -137,6 +138,9 @@ enum ServeCommand {
         }
         log.write("snap-poem serve: stopping: no new connections; finishing \(http.requestsInProgress) request(s) in flight")
         await http.stop()
+        // Everything the service owns is freed when this returns, before the process exits:
+        // the server let go of it (HTTPServer.stop), and no engine is left half-loaded.
+        await started.finishLoading()
         log.write("snap-poem serve: stopped")
         log.finish()
         return .success

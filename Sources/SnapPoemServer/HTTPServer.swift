@@ -95,7 +95,10 @@ public final class HTTPServer: Sendable {
         self.port = socket.port
         self.core = core
         self.daemon = DaemonHandle(pointer: started)
-        service.setAdditionalMetrics { [core] in core.metricsText() }
+        // Weakly: the service must not keep the core (and through it the service itself, its
+        // engines and pools) alive once the server has gone; a strong capture was a cycle that
+        // kept all of it until the process exited.
+        service.setAdditionalMetrics { [weak core] in core?.metricsText() ?? "" }
         core.startLoop(daemon: DaemonHandle(pointer: started))
     }
 

@@ -20,6 +20,8 @@ public final class PoemService: Sendable {
     /// What the service was started with.
     public let configuration: ServiceConfiguration
     private let pool: ScanWorkerPool
+    /// Every worker, idle or not (the pool hands them out).
+    private let workers: [ScanWorker]
     private let metrics = ServiceMetrics()
     private let draining = Atomic<Bool>(false)
     private let additional = Mutex<(@Sendable () -> String)?>(nil)
@@ -40,6 +42,15 @@ public final class PoemService: Sendable {
             workers.append(ScanWorker(initial: scanner, capacity: configuration.engineSetsPerWorker))
         }
         pool = ScanWorkerPool(workers: workers, queueLimit: configuration.queueLimit)
+        self.workers = workers
+    }
+
+    /// Returns once no engine of the service is still loading its models (a worker's second
+    /// engine loads in the background from the start, French ones when first asked for): what
+    /// the host waits for after it stopped serving and before it lets go of the service, so
+    /// that every engine is freed whole. Never waits for a recognition.
+    public func finishLoading() async {
+        for worker in workers { await worker.finishLoading() }
     }
 
     /// Stops taking new images: `POST` requests get 503 and `/readyz` says so, while the
@@ -114,7 +125,8 @@ public final class PoemService: Sendable {
     }
 
     /// Adds lines to every `/metrics` answer (a server's own counters). Called once, by the
-    /// host, before it serves.
+    /// host, before it serves. The service keeps `lines` for as long as it lives, so `lines`
+    /// must not hold the service, or anything that holds it, strongly: that would be a cycle.
     public func setAdditionalMetrics(_ lines: @escaping @Sendable () -> String) {
         additional.withLock { $0 = lines }
     }

@@ -38,6 +38,11 @@ actor ScanWorker {
         for scanner in scanners { await scanner.finishWork() }
     }
 
+    /// Returns once none of this worker's engines is still loading (`PoemScanner.finishLoading()`).
+    func finishLoading() async {
+        for scanner in scanners { await scanner.finishLoading() }
+    }
+
     /// A scanner for `configuration` that reuses a loaded engine when one has the same engine
     /// settings, and loads one otherwise (dropping the least recently used one of those
     /// loaded for other settings beyond `capacity`; the initial one stays).

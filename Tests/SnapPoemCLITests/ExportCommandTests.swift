@@ -1,5 +1,6 @@
 import Foundation
 import SnapPoem
+import SnapPoemTestSupport
 import Testing
 
 @testable import SnapPoemCLI
@@ -289,13 +290,14 @@ struct ExportEndToEndTests {
             process.waitUntilExit()
             return process.terminationStatus == 0
         }
-        if getuid() == 0 {
+        if RootStep.isRoot {
+            if let reason = RootStep.unavailable { try Test.cancel(Comment(rawValue: reason)) }
             if !chattr("+i") { try Test.cancel("running as root and chattr +i failed; cannot make a folder root cannot write") }
         } else {
             chmod(folder.path, 0o555)
         }
         defer {
-            if getuid() == 0 { _ = chattr("-i") }
+            if RootStep.isRoot && RootStep.isAllowed { _ = chattr("-i") }
             chmod(folder.path, 0o755)
         }
         if FileManager.default.createFile(atPath: folder.appendingPathComponent("probe").path, contents: Data()) {
@@ -332,7 +334,7 @@ struct ExportEndToEndTests {
     func diskFull() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        guard getuid() == 0 else { try Test.cancel("not root, so a small tmpfs cannot be mounted to fill a disk") }
+        if let reason = RootStep.unavailable { try Test.cancel(Comment(rawValue: reason)) }
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")
         mount.arguments = ["-t", "tmpfs", "-o", "size=16k", "tmpfs", folder.path]

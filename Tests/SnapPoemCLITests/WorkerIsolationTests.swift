@@ -21,8 +21,11 @@ struct WorkerIsolationTests {
         ])
         let output = try Fixtures.temporaryFolder()
         defer { BatchFixtures.remove(input, output) }
+        // The limit ends the hang; it must also leave the good images time enough when the
+        // suite runs beside other tests on two cores (it was 15 s, which a loaded run passed).
+        let limit = 60 * TestSanitizer.slowdown
         let run = try await BinaryRun.run(
-            [input.path, "--output-dir", output.path, "-j", "2", "--per-image-limit", "15"],
+            [input.path, "--output-dir", output.path, "-j", "2", "--per-image-limit", "\(limit)"],
             environment: Self.faults("trap:2-trap.jpg,hang:3-hang.jpg,abort:4-abort.jpg"))
         #expect(run.status == 1)
         #expect(run.error.hasSuffix("snap-poem: 5 images: 2 written, 0 skipped (done before), 3 failed, 0 cancelled\n"), "\(run.error)")
@@ -37,7 +40,7 @@ struct WorkerIsolationTests {
                 || trapError.hasPrefix("\(input.path)/2-trap.jpg: worker crashed: signal 5 (SIGTRAP"), "\(trapError)")
         #expect((trap["messages"] as? [String] ?? []).contains { $0.contains("Fatal error: injected trap") })
         #expect(manifest["4-abort.jpg"]?["error"] as? String == "\(input.path)/4-abort.jpg: worker crashed: signal 6 (SIGABRT, aborted)")
-        #expect(manifest["3-hang.jpg"]?["error"] as? String == "\(input.path)/3-hang.jpg: over the per-image limit of 15 s")
+        #expect(manifest["3-hang.jpg"]?["error"] as? String == "\(input.path)/3-hang.jpg: over the per-image limit of \(limit) s")
         #expect(manifest["3-hang.jpg"]?["failure"] as? String == "input")
         for line in run.error.split(separator: "\n") where line.hasPrefix("snap-poem: error: ") {
             #expect(line.contains("2-trap.jpg") || line.contains("3-hang.jpg") || line.contains("4-abort.jpg"), "\(line)")

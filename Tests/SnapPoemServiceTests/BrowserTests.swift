@@ -1,10 +1,12 @@
 import Foundation
+import SnapPoemTestSupport
 import Testing
 
 /// The page in a real browser: Debian's Chromium and chromium-driver, driven by Selenium
 /// (`Browser/page_test.py`, from the virtual environment `make deps-service` creates),
-/// against a real `snap-poem serve`. Screenshots go to `.build/screenshots/`.
-@Suite("The page in Chromium")
+/// against a real `snap-poem serve`. Screenshots go to `.build/screenshots/`. Chromium is
+/// installed by `make test-system` (`make deps-browser`); without it the suite is skipped.
+@Suite("The page in Chromium", SystemTool.chromium.required)
 struct BrowserTests {
     /// The axe-core violations a look found that are serious or critical.
     static func serious(_ look: Any?) -> [String] {
@@ -22,7 +24,7 @@ struct BrowserTests {
         let python = Fixtures.python
         try #require(
             FileManager.default.isExecutableFile(atPath: python),
-            "\(python) is missing: run 'make deps-service' (chromium, chromium-driver, selenium, axe-selenium-python)")
+            "\(python) is missing: run 'make deps-service' (selenium, axe-selenium-python)")
         let screenshots = Fixtures.root.appendingPathComponent(".build/screenshots").path
         try await ServerProcess.with(["--jobs", "2"]) { server in
             let run = try await RawHTTPClient.onThread { () -> (Int32, Data) in

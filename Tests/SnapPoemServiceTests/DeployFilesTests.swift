@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Testing
 
 /// `deploy/`: the systemd unit and the Kubernetes manifest are data, checked by the tools
@@ -47,10 +48,10 @@ struct DeployFilesTests {
         #expect(parsed.status == 0, "\(parsed.error)")
     }
 
-    @Test("deploy/snap-poem.service passes systemd-analyze verify with no unknown key, and is hardened")
+    @Test(
+        "deploy/snap-poem.service passes systemd-analyze verify with no unknown key, and is hardened", SystemTool.systemdAnalyze.required)
     func systemd() async throws {
-        let analyze = "/usr/bin/systemd-analyze"
-        try #require(FileManager.default.isExecutableFile(atPath: analyze), "systemd-analyze is missing: run 'make deps-service'")
+        let analyze = try #require(SystemTool.systemdAnalyze.path)
         let unit = try String(contentsOf: Self.deploy.appendingPathComponent("snap-poem.service"), encoding: .utf8)
         for setting in [
             "DynamicUser=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes", "CapabilityBoundingSet=",

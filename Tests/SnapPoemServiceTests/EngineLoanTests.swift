@@ -1,5 +1,6 @@
 import Foundation
 import SnapPoem
+import SnapPoemTestSupport
 import Testing
 
 @testable import SnapPoemService
@@ -11,7 +12,8 @@ import Testing
 struct EngineLoanTests {
     /// One service with two workers of one engine each (`serve --jobs 2`).
     private static let service = Task { () async throws -> PoemService in
-        try await PoemService(configuration: ServiceConfiguration(workers: 2, queueLimit: 100, maxTimeLimit: .seconds(600)))
+        try await PoemService(
+            configuration: ServiceConfiguration(workers: 2, queueLimit: 100, maxTimeLimit: TestSanitizer.scaled(.seconds(600))))
     }
 
     /// A JSON request for `image`.

@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Synchronization
 import Testing
 
@@ -23,7 +24,10 @@ extension HostileClientTests {
             #expect(answered, "/healthz took \(took) while 64 connections trickled their headers")
             // Before the reading, whose memory comes back to the allocator but not all to the system.
             let held = server.memory.resident - before
-            #expect(held < 4 << 20, "64 trickling connections held \(held >> 10) KiB")
+            // Under AddressSanitizer the resident size grows by its quarantine of freed memory
+            // and its redzones, which are not the server's: there only the server's own counts
+            // (the metrics) are checked.
+            if TestSanitizer.name != "address" { #expect(held < 4 << 20, "64 trickling connections held \(held >> 10) KiB") }
             let reading = try await RawHTTPClient.post(
                 port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza), timeout: 60,
                 from: "127.0.0.9")
@@ -101,7 +105,8 @@ extension HostileClientTests {
             // What the 300 sent is 18 MB; the server holds at most the budget of it (and the
             // reading's own memory, which comes back to the allocator but not all to the system).
             let held = server.memory.resident - before
-            #expect(held < limit + (48 << 20), "held \(held >> 20) MB")
+            // Not under AddressSanitizer, whose quarantine and redzones are in the resident size.
+            if TestSanitizer.name != "address" { #expect(held < limit + (48 << 20), "held \(held >> 20) MB") }
         }
     }
 

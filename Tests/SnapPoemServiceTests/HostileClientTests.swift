@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Synchronization
 import Testing
 
@@ -44,9 +45,9 @@ struct HostileClientTests {
             }
             #expect(cut, "a client sending a header line a second was never cut off")
             #expect(after < .seconds(30), "cut after \(after), header timeout 2 s")
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(server.log.contains("method=- path=- status=- in=0 out=0"), "\(server.log)")
-            #expect(server.log.contains("end=header-timeout"), "\(server.log)")
+            let log = await server.waitForLog { $0.contains("end=header-timeout") }
+            #expect(log.contains("method=- path=- status=- in=0 out=0"), "\(log)")
+            #expect(log.contains("end=header-timeout"), "\(log)")
             let metrics = try await RawHTTPClient.get(port: port, "/metrics")
             #expect(metrics.text.contains("snap_poem_connections_cut_total{deadline=\"header\"} 1"), "\(metrics.text)")
         }
@@ -60,7 +61,8 @@ struct HostileClientTests {
             // same address.
             let idle = try (0..<16).map { _ in try RawHTTPClient.connect(port: port, timeout: 30, from: "127.0.0.2") }
             defer { idle.forEach { close($0) } }
-            try await Task.sleep(for: .milliseconds(300))
+            // Until the server holds all sixteen (and the connection asking /metrics).
+            try await Self.waitFor("snap_poem_connections_open", atLeast: 17, port: port)
             let (probe, upload) = try await Self.probeAndUpload(port: port, from: "127.0.0.2")
             #expect(probe.status == 200, "\(probe.text)")
             #expect(upload.status == 200, "\(upload.text)")
@@ -81,7 +83,8 @@ struct HostileClientTests {
                 return socket
             }
             defer { holders.forEach { close($0) } }
-            try await Task.sleep(for: .milliseconds(300))
+            // Until the server has read all sixteen requests' headers (each reserves its 1000 bytes).
+            try await Self.waitFor("snap_poem_buffered_body_bytes", atLeast: 16 * 1000, port: port)
             let (probe, upload) = try await Self.probeAndUpload(port: port, from: "127.0.0.2")
             #expect(probe.status == 200, "\(probe.text)")
             #expect(upload.status == 429, "\(upload.status) \(upload.text)")
@@ -183,7 +186,8 @@ struct HostileClientTests {
                     }
                 }
             }
-            try await Task.sleep(for: .seconds(2))
+            // Once the budget is spent, as it is while uploads are being refused.
+            try await Self.waitFor("snap_poem_uploads_refused_total", atLeast: 1, port: port)
             let during = try await RawHTTPClient.get(port: port, "/metrics").text
             let held = try #require(Self.gauge("snap_poem_buffered_body_bytes", in: during))
             #expect(held <= budget, "\(held) bytes held, budget \(budget)")
@@ -213,7 +217,8 @@ struct HostileClientTests {
             try RawHTTPClient.send(
                 Data("POST /v1/poems HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: \(declared)\r\n\r\n".utf8)
                     + Data(repeating: 0x41, count: 1024), on: abandoned)
-            try await Task.sleep(for: .milliseconds(500))
+            // Until the server has reserved the abandoned upload's 20 MB.
+            try await Self.waitFor("snap_poem_buffered_body_bytes", atLeast: declared, port: port)
             let second = try await RawHTTPClient.exchange(
                 port: port,
                 request: Data(
@@ -236,9 +241,9 @@ struct HostileClientTests {
             let retried = try await RawHTTPClient.post(
                 port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData(Fixtures.stanza), from: "127.0.0.2")
             #expect(retried.status == 200, "\(retried.text)")
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(server.log.contains("status=408 in=1024 "), "\(server.log)")
-            #expect(server.log.contains("end=idle-timeout"), "\(server.log)")
+            let log = await server.waitForLog { $0.contains("status=408 in=1024 ") && $0.contains("end=idle-timeout") }
+            #expect(log.contains("status=408 in=1024 "), "\(log)")
+            #expect(log.contains("end=idle-timeout"), "\(log)")
         }
     }
 
@@ -269,15 +274,22 @@ struct HostileClientTests {
         }
     }
 
-    /// Waits (up to 5 minutes) until `/metrics` holds `line`.
-    static func waitFor(_ line: String, port: UInt16) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(300))
-        while clock.now < deadline {
-            if try await RawHTTPClient.get(port: port, "/metrics").text.split(separator: "\n").contains(Substring(line)) { return }
-            try await Task.sleep(for: .milliseconds(20))
+    /// Waits (up to 5 minutes, three times that under a sanitizer) until the gauge or counter `name` of `/metrics` is at least
+    /// `value`: until the server has taken in what the test sent, however long a loaded
+    /// machine makes that, rather than for a fixed time.
+    static func waitFor(_ name: String, atLeast value: Int, port: UInt16) async throws {
+        let seen = try await RawHTTPClient.pollMetrics(port: port, within: TestSanitizer.scaled(.seconds(300))) { metrics in
+            (gauge(name, in: metrics) ?? Int.min) >= value
         }
-        Issue.record("/metrics never showed '\(line)'")
+        if !seen { Issue.record("/metrics never showed \(name) at \(value) or more") }
+    }
+
+    /// Waits (up to 5 minutes, three times that under a sanitizer) until `/metrics` holds `line`.
+    static func waitFor(_ line: String, port: UInt16) async throws {
+        let seen = try await RawHTTPClient.pollMetrics(port: port, within: TestSanitizer.scaled(.seconds(300))) { metrics in
+            metrics.split(separator: "\n").contains(Substring(line))
+        }
+        if !seen { Issue.record("/metrics never showed '\(line)'") }
     }
 
     @Test("Sixteen heavy uploads whose clients hang up are cancelled; another client's small image waits for one step at most")
@@ -317,9 +329,11 @@ struct HostileClientTests {
             // Before, it waited for all sixteen (and got no answer within 15 s); now at most for
             // the one step of a page that cannot be interrupted (decoding, layout analysis).
             #expect(took < one * 2 + .seconds(5), "the small image took \(took) behind abandoned work; one page alone \(one)")
-            try await Task.sleep(for: .milliseconds(300))
-            let gone = server.log.split(separator: "\n").filter { $0.contains("status=- ") && $0.contains("end=client-gone") }
-            #expect(gone.count == 16, "\(server.log)")
+            let gone = { (log: String) in
+                log.split(separator: "\n").filter { $0.contains("status=- ") && $0.contains("end=client-gone") }.count
+            }
+            let log = await server.waitForLog { gone($0) >= 16 }
+            #expect(gone(log) == 16, "\(log)")
             let metrics = try await RawHTTPClient.get(port: port, "/metrics").text
             #expect(metrics.contains("snap_poem_requests_abandoned_total 16"), "\(metrics)")
         }
@@ -556,7 +570,8 @@ struct HostileClientTests {
                         port: port, "/v1/poems?ignoreCase=true", contentType: contentType, body: body, from: "127.0.0.\(2 + index)")
                 }
             }
-            try await Task.sleep(for: .seconds(1))
+            // Once the heavy requests are being read.
+            try await Self.waitFor("snap_poem_images_in_flight", atLeast: 1, port: port)
             var late: [Duration] = []
             for _ in 0..<12 {
                 let (ok, took) = try await Self.healthAnswered(port: port, within: .seconds(2))
@@ -583,8 +598,7 @@ struct HostileClientTests {
             let damaged = try await RawHTTPClient.post(
                 port: port, "/v1/poems", contentType: "image/png", body: try Fixtures.sampleData("formats/truncated.png"))
             #expect(damaged.status == 422, "\(damaged.text)")
-            try await Task.sleep(for: .milliseconds(500))
-            let log = server.log
+            let log = await server.waitForLog { $0.contains("status=422") }
             #expect(!log.contains("\u{1B}"), "\(log)")
             #expect(log.contains("path=/x%1B[2J%0Atime=forged status=404"), "\(log)")
             #expect(!log.split(separator: "\n").contains { $0.hasPrefix("time=forged") })

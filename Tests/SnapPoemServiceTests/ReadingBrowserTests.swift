@@ -1,20 +1,22 @@
 import Foundation
 import SnapPoem
+import SnapPoemTestSupport
 import Testing
 
 /// What was read, in a real browser with JavaScript switched off: Debian's Chromium and
 /// chromium-driver driven by Selenium (`Browser/reading_test.py`, from the virtual environment
 /// `make deps-service` creates). Pointing at a replaced word or at its box, or reaching the word
 /// with the keyboard, must outline both; on the service's note page too, under its policy.
-/// Screenshots go to `.build/screenshots/`.
-@Suite("What was read, in Chromium")
+/// Screenshots go to `.build/screenshots/`. Chromium is installed by `make test-system`
+/// (`make deps-browser`); without it the suite is skipped.
+@Suite("What was read, in Chromium", SystemTool.chromium.required)
 struct ReadingBrowserTests {
     /// Runs `reading_test.py` with `arguments` and returns its report.
     static func run(_ arguments: [String]) async throws -> [String: Any] {
         let python = Fixtures.python
         try #require(
             FileManager.default.isExecutableFile(atPath: python),
-            "\(python) is missing: run 'make deps-service' (chromium, chromium-driver, selenium)")
+            "\(python) is missing: run 'make deps-service' (selenium)")
         let screenshots = Fixtures.root.appendingPathComponent(".build/screenshots").path
         let run = try await RawHTTPClient.onThread { () -> (Int32, Data) in
             let process = Process()

@@ -44,9 +44,9 @@ struct ServerTests {
                 request: Data("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: \(requestID)\r\n\r\n".utf8))
             #expect(traced.header("X-Request-Id") == requestID)
 
-            try await Task.sleep(for: .milliseconds(200))
-            let lines = server.log.split(separator: "\n").filter { $0.hasPrefix("time=") }
-            #expect(lines.count == 6, "\(server.log)")
+            let log = await server.waitForLog { $0.split(separator: "\n").filter { $0.hasPrefix("time=") }.count >= 6 }
+            let lines = log.split(separator: "\n").filter { $0.hasPrefix("time=") }
+            #expect(lines.count == 6, "\(log)")
             #expect(lines.first?.contains("method=POST path=/v1/poems status=200 in=\(lenore.count)") == true, "\(lines)")
             #expect(lines.contains { $0.contains("id=\(requestID) method=GET path=/healthz status=200") })
             #expect(!server.log.contains("Alex") && !server.log.contains("Sam"), "names never reach the log")
@@ -106,8 +106,10 @@ struct ServerTests {
             }
             #expect(answer.status == 200, "\(answer.status) \(answer.text)")
             #expect(answer.text.contains("thy love, Sam!"), "\(answer.text)")
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(!server.log.contains("end=client-gone"), "\(server.log)")
+            // The request's line says how it ended.
+            let log = await server.waitForLog { $0.contains("method=POST path=/v1/poems status=200") }
+            #expect(log.contains("method=POST path=/v1/poems status=200"), "\(log)")
+            #expect(!log.contains("end=client-gone"), "\(log)")
             let metrics = try await RawHTTPClient.get(port: port, "/metrics")
             #expect(metrics.text.contains("snap_poem_requests_abandoned_total 0"), "\(metrics.text)")
         }
@@ -134,8 +136,8 @@ struct ServerTests {
             let hundred = (0..<100).map { "a\($0)=1" }.joined(separator: "&")
             let within = try await RawHTTPClient.post(port: server.port, "/v1/poems?\(hundred)", contentType: "image/png", body: image)
             #expect(within.status == 400 && within.text.contains("unknown option 'a0'"), "\(within.text)")
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(server.log.split(separator: "\n").filter { $0.contains(" status=400 ") }.count == 9, "\(server.log)")
+            let log = await server.waitForLog { $0.split(separator: "\n").filter { $0.contains(" status=400 ") }.count >= 9 }
+            #expect(log.split(separator: "\n").filter { $0.contains(" status=400 ") }.count == 9, "\(log)")
         }
     }
 
@@ -163,9 +165,9 @@ struct ServerTests {
             let flood = try await RawHTTPClient.exchange(
                 port: port, request: Data("GET /healthz HTTP/1.1\r\nHost: x\r\n\(lines)\r\n".utf8))
             #expect(flood.status == 431)
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(server.log.contains("id=- method=- path=- status=431 in=0 out=0"), "\(server.log)")
-            #expect(server.log.contains("end=libmicrohttpd"), "\(server.log)")
+            let log = await server.waitForLog { $0.contains("status=431") }
+            #expect(log.contains("id=- method=- path=- status=431 in=0 out=0"), "\(log)")
+            #expect(log.contains("end=libmicrohttpd"), "\(log)")
             #expect(try await RawHTTPClient.get(port: port, "/healthz").status == 200)
         }
     }
@@ -215,9 +217,11 @@ struct ServerTests {
             // the 413 (see Docs/service.md); either way the upload is stopped early.
             #expect(status == 413 || status == nil, "answered \(String(describing: status))")
             #expect(sent < 32 << 20, "the server read \(sent) bytes of a body it had refused")
-            try await Task.sleep(for: .milliseconds(200))
-            let refusals = server.log.split(separator: "\n").filter { $0.contains("method=POST path=/v1/poems status=413 in=0 ") }
-            #expect(refusals.count == 2, "\(server.log)")
+            let refused = { (log: String) in
+                log.split(separator: "\n").filter { $0.contains("method=POST path=/v1/poems status=413 in=0 ") }.count
+            }
+            let log = await server.waitForLog { refused($0) >= 2 }
+            #expect(refused(log) == 2, "\(log)")
             // The server is unharmed.
             #expect(try await RawHTTPClient.get(port: port, "/healthz").status == 200)
         }
@@ -301,12 +305,8 @@ struct ServerTests {
         let inFlight = [first, send(1), send(2)]
         let clock = ContinuousClock()
         // Generous: under AddressSanitizer on a loaded machine the uploads take long to arrive.
-        let deadline = clock.now.advanced(by: .seconds(180))
-        var busy = false
-        while !busy, clock.now < deadline {
-            let metrics = try await RawHTTPClient.get(port: port, "/metrics").text
-            busy = metrics.contains("snap_poem_images_in_flight 1") && metrics.contains("snap_poem_queue_depth 2")
-            if !busy { try await Task.sleep(for: .milliseconds(20)) }
+        let busy = try await RawHTTPClient.pollMetrics(port: port, within: TestSanitizer.scaled(.seconds(180))) { metrics in
+            metrics.contains("snap_poem_images_in_flight 1") && metrics.contains("snap_poem_queue_depth 2")
         }
         #expect(busy, "requests were never seen in flight and queued")
         kill(server.pid, SIGTERM)
@@ -366,8 +366,8 @@ struct ServerTests {
             }
             #expect(cut, "a trickled upload must be cut off")
             #expect(trickledFor < .seconds(30), "cut after \(trickledFor), request timeout 2 s")
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(server.log.contains("end=request-timeout"), "\(server.log)")
+            let log = await server.waitForLog { $0.contains("end=request-timeout") }
+            #expect(log.contains("end=request-timeout"), "\(log)")
             #expect(try await RawHTTPClient.get(port: port, "/healthz").status == 200)
         }
     }

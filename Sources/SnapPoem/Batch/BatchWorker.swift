@@ -63,17 +63,34 @@ public enum BatchWorker {
         }
         var imageReader = ImageReader(scanner: scanner, request: configuration.export)
         imageReader.memoryLimit = appliedLimit
+        #if SNAP_POEM_TEST_HOOKS
+            let strike: (WorkerRequest) -> Void = { request in
+                if let fault = faults[request.relativeName] ?? faults[(request.name as NSString).lastPathComponent] {
+                    fault.strike(channel: channel)
+                }
+            }
+        #else
+            let strike: (WorkerRequest) -> Void = { _ in }
+        #endif
+        let code = await answer(imageReader, reader: &reader, before: strike)
+        // An engine still loading in the background (the supervisor may close the channel at
+        // once) is waited for, so that the scanner is freed whole before the process exits.
+        await scanner.finishLoading()
+        return code
+    }
+
+    /// The loop of `serve(environment:)`: each request read, `before` called with it (the
+    /// test builds' injected faults), then answered. Returns the exit code.
+    private static func answer(
+        _ imageReader: ImageReader, reader: inout ChannelReader, before: (WorkerRequest) -> Void
+    ) async -> Int32 {
         guard WorkerLine.send(WorkerLine.encode(WorkerMessage.ready()), to: channel) else { return 0 }
         while let piece = await reader.next() {
             guard case .line(let line) = piece, let request = WorkerLine.decode(WorkerRequest.self, from: line) else {
                 FileHandle.standardError.write(Data("snap-poem: worker: a request that cannot be read\n".utf8))
                 return 70
             }
-            #if SNAP_POEM_TEST_HOOKS
-                if let fault = faults[request.relativeName] ?? faults[(request.name as NSString).lastPathComponent] {
-                    fault.strike(channel: channel)
-                }
-            #endif
+            before(request)
             let outcome = await imageReader.read(
                 request.job,
                 pageStarted: { page in _ = WorkerLine.send(WorkerLine.encode(WorkerMessage.page(request.id, page)), to: channel) })

@@ -48,8 +48,24 @@ public struct InProcessReader: BatchReader {
         }
         // No manifest is kept for what this process reads, so no content hash is needed.
         let reader = ImageReader(scanner: scanner, request: configuration.export, hashesContents: false)
+        let result = await read(jobs, with: reader, onStart: onStart, onOutcome: onOutcome)
+        // The engines that load in the background are waited for (a refused first image ends
+        // the run at once), so that the scanner is freed whole when the caller lets go of it.
+        await scanner.finishLoading()
+        switch result {
+        case .success(let notStarted): return notStarted
+        case .failure(let error): throw startFailure(error)
+        }
+    }
+
+    /// Reads `jobs` in turn with `reader`: the jobs not started (after a cancellation), or why
+    /// the models did not load.
+    private func read(
+        _ jobs: [BatchJob], with reader: ImageReader, onStart: @Sendable (BatchJob) -> Void,
+        onOutcome: @Sendable (BatchJob, ImageOutcome) async -> Void
+    ) async -> Result<[BatchJob], SnapPoemError> {
         for (position, job) in jobs.enumerated() {
-            if Task.isCancelled { return Array(jobs[position...]) }
+            if Task.isCancelled { return .success(Array(jobs[position...])) }
             onStart(job)
             var report: (@Sendable (Int) -> Void)?
             if let progress { report = { percent in progress(job, percent) } }
@@ -57,13 +73,13 @@ public struct InProcessReader: BatchReader {
             if position == 0 {
                 // Models that did not load fail the run, not this image.
                 do throws(SnapPoemError) {
-                    try await scanner.engineStarted()
+                    try await reader.scanner.engineStarted()
                 } catch {
-                    throw startFailure(error)
+                    return .failure(error)
                 }
             }
             await onOutcome(job, outcome)
         }
-        return []
+        return .success([])
     }
 }

@@ -36,6 +36,17 @@ public final class PoemScanner: Sendable {
         await orientationDetector?.finishWork()
     }
 
+    /// Returns once none of this scanner's engines is still loading its models (the scanner's
+    /// own, when it started with `init(startingWith:)`, and those that load in the background):
+    /// what an owner waits for before it lets go of the scanner and its process exits, so that
+    /// an engine is never left half-loaded, holding memory nothing frees (a refused first
+    /// image can end a run within milliseconds). Never waits for a recognition, which may be
+    /// a layout analysis of minutes that a time limit gave up on (`finishWork()` does).
+    public func finishLoading() async {
+        try? await engineStarted()
+        await engines.finishLoading()
+    }
+
     /// Starts the engine for `configuration`.
     ///
     /// - Throws: `SnapPoemError` when the tessdata or a language is missing, or Tesseract

@@ -95,6 +95,14 @@ extension ReadingEngines {
     func finishWork() async {
         for engine in loaded.all { await engine.finishWork() }
     }
+
+    /// Returns once no engine is still loading: the second one, which starts loading with the
+    /// scanner, and French ones asked for. Loading takes a fraction of a second; unlike
+    /// `finishWork()`, this never waits for a recognition.
+    func finishLoading() async {
+        _ = await second?.value
+        for task in french.withLock({ $0 }) { _ = await task.value }
+    }
 }
 
 /// The engines a `ReadingEngines` has loaded, added from the tasks that load them.

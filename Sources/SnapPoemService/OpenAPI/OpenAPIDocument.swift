@@ -241,9 +241,13 @@ enum OpenAPIDocument {
     }
 
     /// `true`/`false` and their other spellings; empty is true.
-    static let switchSchema: JSONValue = .object([
-        "type": "string", "enum": .strings(["true", "false", "1", "0", "yes", "no", "on", "off", ""]),
-    ])
+    ///
+    /// Built on each use, never kept in a static: a `JSONValue` is an indirect enum, whose
+    /// reference to its box carries the case in its spare bits, so LeakSanitizer cannot follow
+    /// it from a global and reported the whole tree as leaked at every exit of `serve`.
+    static var switchSchema: JSONValue {
+        .object(["type": "string", "enum": .strings(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])
+    }
 
     private static func exportField(_ name: String) -> Field {
         switch name {
@@ -395,7 +399,8 @@ enum OpenAPIDocument {
         ])
     }
 
-    private static let integerSchema: JSONValue = .object(["type": "integer", "minimum": 0])
+    /// Built on each use, as `switchSchema` is.
+    private static var integerSchema: JSONValue { .object(["type": "integer", "minimum": 0]) }
 
     private static func commonHeaders(retryAfter: Bool = false) -> JSONValue {
         var pairs = commonHeaderPairs()

@@ -181,7 +181,7 @@ struct BatchBoundsTests {
 
     @Test(
         "A manifest line that cannot be appended fails its image and leaves no output behind; the rerun resumes cleanly",
-        .enabled(if: TinyFileSystem.unavailable == nil))
+        TinyFileSystem.required)
     func fullDiskManifest() async throws {
         let input = try BatchFixtures.folder(["a.jpg": Self.small])
         defer { BatchFixtures.remove(input) }
@@ -218,8 +218,9 @@ struct OnePathTests {
         #expect(!single.output.isEmpty)
     }
 
-    /// The document with its times blanked (the `timings` object and the line reading's
-    /// `layoutMilliseconds`): the parts that differ run to run.
+    /// The document with its times blanked (the `timings` object, the line reading's
+    /// `layoutMilliseconds` and each reading pass's `milliseconds`): the parts that differ
+    /// run to run.
     static func withoutTimings(_ text: String) -> String {
         text.replacing(#/"timings" : \{[^}]*\}/#, with: "\"timings\" : {}")
             .replacing(#/"layoutMilliseconds" : [0-9]+/#, with: "\"layoutMilliseconds\" : 0")

@@ -27,14 +27,14 @@ struct MemoryLimitTests {
         #expect(!usage.timedOut && usage.status == 64)
     }
 
-    @Test("An image under 150 000 KiB, where no thread can start: one clear error within 20 s, an exit code below 128")
+    @Test("An image under 150 000 KiB, where no thread can start: one clear error, no hang, an exit code below 128")
     func imageWithoutThreads() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let run = try await Spawned.run([Self.photo], memoryLimitKilobytes: 150_000, timeout: .seconds(60))
-        let took = clock.now - start
+        // A hang (libdispatch retrying a thread for ever) is caught by the time limit; the work
+        // done before the error is bounded in processor time, which the machine's load does
+        // not stretch as it stretches the wall time.
+        let run = try await Spawned.run([Self.photo], memoryLimitKilobytes: 150_000, timeout: .seconds(120))
         #expect(!run.timedOut, "hung")
-        #expect(took < .seconds(20), "took \(took)")
+        #expect(run.processorTime < .seconds(20), "used \(run.processorTime) of processor time")
         #expect(run.signal == nil && run.status > 0 && run.status < 128, "exit \(run.status), signal \(run.signal ?? 0)")
         #expect(run.errorLines.count == 1, "\(run.error)")
         let line = String(run.errorLines.first ?? "")

@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoemTestSupport
 import Testing
 
 /// Runs the built `snap-poem` with full control over its three standard descriptors, an
@@ -50,6 +51,9 @@ struct Spawned {
     var error: String
     /// Its peak resident memory, in MiB.
     var peakMegabytes: Int
+    /// The processor time it used, user and system (`wait4`'s `rusage`): unlike the wall
+    /// time, not stretched by other processes' load on the machine.
+    var processorTime: Duration
     /// When the child was seen to have ended (the caller may resume much later when the
     /// test process is busy).
     var ended: ContinuousClock.Instant
@@ -126,6 +130,12 @@ struct Spawned {
     /// AddressSanitizer, whose shadow memory and quarantine cost that much.
     static func memoryBound(_ bound: Int) -> Int {
         ProcessInfo.processInfo.environment["SNAP_POEM_TESTS_SANITIZER"] == "address" ? 3 * bound : bound
+    }
+
+    /// The processor time a run may use: `bound`, or three times it under a sanitizer
+    /// (`TestSanitizer.slowdown`): the same work costs that much more there.
+    static func processorTimeBound(_ bound: Duration) -> Duration {
+        TestSanitizer.scaled(bound)
     }
 
     struct SpawnFailure: Error, CustomStringConvertible {
@@ -287,6 +297,8 @@ struct Spawned {
             output: read(1),
             error: String(decoding: read(2), as: UTF8.self),
             peakMegabytes: peakKilobytes / 1024,
+            processorTime: .seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec),
             ended: ended)
     }
 

@@ -11,7 +11,7 @@ struct StreamFailureTests {
     static let lenore = Fixtures.sample("Lenore.png")
     static let notDelivered = "; the results were not delivered"
 
-    @Test("--version into a full file system", .enabled(if: TinyFileSystem.unavailable == nil))
+    @Test("--version into a full file system", TinyFileSystem.required)
     func versionIntoFullDisk() async throws {
         let disk = try TinyFileSystem()
         let run = try await Spawned.run(["--version"], output: .file(disk.path("out.txt")))
@@ -19,7 +19,7 @@ struct StreamFailureTests {
         #expect(run.error == "snap-poem: error: cannot write to standard output (no space left on device)\(Self.notDelivered)\n")
     }
 
-    @Test("A poem into a full file system: 74 after the scan, not a crash", .enabled(if: TinyFileSystem.unavailable == nil))
+    @Test("A poem into a full file system: 74 after the scan, not a crash", TinyFileSystem.required)
     func poemIntoFullDisk() async throws {
         let disk = try TinyFileSystem()
         let run = try await Spawned.run([Self.lenore, "--replace", "Lenore=Alex"], output: .file(disk.path("poem.txt")))
@@ -27,7 +27,7 @@ struct StreamFailureTests {
         #expect(run.errorLines == ["snap-poem: error: cannot write to standard output (no space left on device)\(Self.notDelivered)"])
     }
 
-    @Test("A usage error with standard error on a full file system: exit 74, no trap", .enabled(if: TinyFileSystem.unavailable == nil))
+    @Test("A usage error with standard error on a full file system: exit 74, no trap", TinyFileSystem.required)
     func errorIntoFullDisk() async throws {
         let disk = try TinyFileSystem()
         let run = try await Spawned.run(["--no-such-option"], error: .file(disk.path("err.txt")))

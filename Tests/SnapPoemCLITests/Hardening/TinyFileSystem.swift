@@ -1,17 +1,22 @@
 import Foundation
+import SnapPoemTestSupport
+import Testing
 
 /// A 64 KiB tmpfs mounted on a temporary folder and filled to the last byte, so that any
 /// write to a new file in it fails with ENOSPC: how the tests get a "disk full" without
-/// touching `/dev/full` or any real disk. Needs root (mount); `unavailable` says why not.
+/// touching `/dev/full` or any real disk. Needs root (mount), and is a `RootStep`, which only
+/// make test-system takes; `unavailable` says why not.
 final class TinyFileSystem {
     /// The mounted folder.
     let folder: URL
     private var mounted = false
 
-    /// Why a full file system cannot be made here, or nil when it can (root).
-    static var unavailable: String? {
-        getuid() == 0 ? nil : "not root, so no tmpfs can be mounted to fill"
-    }
+    /// Why a full file system cannot be made here, or nil when it can (root, in make
+    /// test-system).
+    static var unavailable: String? { RootStep.unavailable }
+
+    /// The trait of a test that needs one: skipped, saying why, where it cannot be made.
+    static var required: ConditionTrait { .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")) }
 
     /// Mounts and fills it, then frees `freeBytes` again (whole pages), so that exactly that
     /// much more can be written.

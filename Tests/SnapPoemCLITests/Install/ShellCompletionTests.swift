@@ -1,5 +1,6 @@
 import Foundation
 import SnapPoem
+import SnapPoemTestSupport
 import Testing
 
 @testable import SnapPoemCLI
@@ -9,7 +10,9 @@ import Testing
 /// `XDG_DATA_DIRS`, zsh's `compinit` from `$fpath`, fish's vendor folder from
 /// `XDG_DATA_DIRS`), then asked to complete command lines: bash through `COMP_WORDS` and the
 /// function `complete -p` names, zsh by typing into an interactive zsh on a pseudo-terminal
-/// (zpty) and pressing a completion key, fish with `complete -C`.
+/// (zpty) and pressing a completion key, fish with `complete -C`. bash-completion, zsh and
+/// fish are installed by `make test-system` (`make deps-shells`); each shell's test is skipped
+/// without its shell.
 @Suite("Shell completions complete options, values and file names in bash, zsh and fish")
 struct ShellCompletionTests {
     /// A folder to complete in, with a prefix holding the three scripts.
@@ -145,12 +148,11 @@ struct ShellCompletionTests {
         }
     }
 
-    @Test("bash: bash-completion loads the script from XDG_DATA_DIRS; COMP_WORDS lines complete as they should")
+    @Test(
+        "bash: bash-completion loads the script from XDG_DATA_DIRS; COMP_WORDS lines complete as they should",
+        SystemTool.bashCompletion.required)
     func bash() async throws {
         let bash = try #require(ToolRun.find("bash"))
-        try #require(
-            FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion"),
-            "bash-completion is missing: run 'make deps-package'")
         let playground = try Playground.make()
         defer { try? FileManager.default.removeItem(at: playground.folder) }
         let driver = playground.folder.appendingPathComponent("work/drive.bash")
@@ -186,9 +188,11 @@ struct ShellCompletionTests {
         exit 0
         """#
 
-    @Test("zsh: compinit finds _snap-poem in $fpath; lines typed into an interactive zsh complete as they should")
+    @Test(
+        "zsh: compinit finds _snap-poem in $fpath; lines typed into an interactive zsh complete as they should",
+        SystemTool.zsh.required)
     func zsh() async throws {
-        let zsh = try #require(ToolRun.find("zsh"), "zsh is missing: run 'make deps-package'")
+        let zsh = try #require(SystemTool.zsh.path)
         let playground = try Playground.make()
         defer { try? FileManager.default.removeItem(at: playground.folder) }
         let work = playground.folder.appendingPathComponent("work")
@@ -264,9 +268,11 @@ struct ShellCompletionTests {
         exit 0
         """#
 
-    @Test("fish: the script loads from the vendor folder of XDG_DATA_DIRS; complete -C lines complete as they should")
+    @Test(
+        "fish: the script loads from the vendor folder of XDG_DATA_DIRS; complete -C lines complete as they should",
+        SystemTool.fish.required)
     func fish() async throws {
-        let fish = try #require(ToolRun.find("fish"), "fish is missing: run 'make deps-package'")
+        let fish = try #require(SystemTool.fish.path)
         let playground = try Playground.make()
         defer { try? FileManager.default.removeItem(at: playground.folder) }
         let driver = playground.folder.appendingPathComponent("work/drive.fish")

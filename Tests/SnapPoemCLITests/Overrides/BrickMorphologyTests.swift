@@ -72,9 +72,24 @@ struct BrickMorphologyTests {
         }
     }
 
+    /// Leptonica's library as this process loaded it (`liblept.so.5` on Debian 12,
+    /// `libleptonica.so.6` on Debian 13): the mapped file whose name starts with "liblept".
+    /// (Read with FileHandle: `String(contentsOfFile:)` stops after 4 KiB of a /proc file.)
+    static func leptonicaLibrary() throws -> UnsafeMutableRawPointer {
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+        defer { try? file.close() }
+        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        let path = try #require(
+            maps.split(separator: "\n").lazy
+                .compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first }
+                .first { $0.split(separator: "/").last?.hasPrefix("liblept") == true },
+            "no liblept* library is mapped")
+        return try #require(dlopen(String(path), RTLD_NOW | RTLD_NOLOAD), "\(path) is loaded")
+    }
+
     @Test("The definitions a library's call is bound to are snap-poem's, not liblept's")
     func boundToTheShim() throws {
-        let liblept = try #require(dlopen("liblept.so.5", RTLD_NOW | RTLD_NOLOAD), "liblept is loaded")
+        let liblept = try Self.leptonicaLibrary()
         defer { dlclose(liblept) }
         for function in Self.functions {
             let bound = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), function.name))

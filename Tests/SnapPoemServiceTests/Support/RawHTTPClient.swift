@@ -58,6 +58,27 @@ enum RawHTTPClient {
         }
     }
 
+    /// Fetches `/metrics` every 20 ms until `seen` holds for its text (true), or `within` has
+    /// passed (false). The whole wait runs on a thread of its own: between two fetches it
+    /// needs no cooperative thread, which a test process running every suite at once (under a
+    /// sanitizer, on a loaded machine) can withhold for minutes, long enough for a state that
+    /// lasts seconds to come and go unseen.
+    static func pollMetrics(port: UInt16, within: Duration, until seen: @escaping @Sendable (String) -> Bool) async throws -> Bool {
+        try await onThread {
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: within)
+            let request = Data("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+            while clock.now < deadline {
+                let socket = try connect(port: port, timeout: 60)
+                defer { close(socket) }
+                try send(request, on: socket)
+                if seen(try parse(try readToEnd(socket)).text) { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+    }
+
     /// Runs blocking socket work on a thread of its own.
     static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

@@ -23,6 +23,20 @@ final class ServerProcess: Sendable {
     /// What the server wrote on standard error so far (its log).
     var log: String { errorText.text }
 
+    /// Waits until the log satisfies `condition` (a request's line is written after its
+    /// answer was sent, so a client can have the answer before the line is there), or until
+    /// `timeout`, and returns the log then. The wait ends with the event, not after a fixed
+    /// delay that a loaded machine may outlast; the caller then checks the log as before.
+    @discardableResult
+    func waitForLog(timeout: Duration = .seconds(120), until condition: (String) -> Bool) async -> String {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while !condition(log), clock.now < deadline, !errorText.ended {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return log
+    }
+
     /// The process id, for signals.
     var pid: Int32 { process.processIdentifier }
 
@@ -46,13 +60,13 @@ final class ServerProcess: Sendable {
     /// Reads the server's standard error again.
     func resumeLog() { errorText.paused.withLock { $0 = false } }
 
-    /// Starts `snap-poem serve --port 0 ARGUMENTS…` (with `--timeout 600` unless ARGUMENTS
-    /// set one) and waits until it listens.
+    /// Starts `snap-poem serve --port 0 ARGUMENTS…` (with `--timeout 600`, 1800 under a
+    /// sanitizer, unless ARGUMENTS set one) and waits until it listens.
     static func start(_ arguments: [String]) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = executable
         // A machine loaded by other tests must not turn a slow reading into a 504.
-        let timeLimit = arguments.contains("--timeout") ? [] : ["--timeout", "600"]
+        let timeLimit = arguments.contains("--timeout") ? [] : ["--timeout", "\(600 * TestSanitizer.slowdown)"]
         process.arguments = ["serve", "--port", "0"] + timeLimit + arguments
         let errorPipe = Pipe()
         process.standardError = errorPipe
@@ -66,7 +80,10 @@ final class ServerProcess: Sendable {
             while true {
                 while collector.paused.withLock({ $0 }) { usleep(10_000) }
                 let chunk = reader.availableData
-                if chunk.isEmpty { return }
+                if chunk.isEmpty {
+                    collector.end()
+                    return
+                }
                 collector.append(String(decoding: chunk, as: UTF8.self))
             }
         }
@@ -78,7 +95,7 @@ final class ServerProcess: Sendable {
             return text[range].split(separator: ":").last.map { $0.dropLast() }.flatMap { UInt16($0) }
         }
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(60))
+        let deadline = clock.now.advanced(by: TestSanitizer.scaled(.seconds(60)))
         // The log is looked at once more after the deadline: on a loaded machine the other
         // tests' work can keep this task from running for a long while, during which the
         // server may well have started.
@@ -119,8 +136,12 @@ final class ServerProcess: Sendable {
             process.waitUntilExit()
             return nil
         }
-        // Let the reader take the last of standard error.
-        try? await Task.sleep(for: .milliseconds(100))
+        // The reader takes the last of standard error: until the end of the pipe (the server's
+        // children, if any, could hold it open: a few seconds at most).
+        let drained = clock.now.advanced(by: .seconds(10))
+        while !errorText.ended, clock.now < drained {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         return process.terminationStatus
     }
 
@@ -144,12 +165,18 @@ final class ServerProcess: Sendable {
 /// Text collected from another thread.
 final class TextBuffer: Sendable {
     private let storage = Mutex("")
+    private let finished = Atomic<Bool>(false)
     /// Whether the reader should stop reading for now.
     let paused = Mutex(false)
 
     var text: String { storage.withLock { $0 } }
 
+    /// Whether the writer closed its end: nothing more will come.
+    var ended: Bool { finished.load(ordering: .acquiring) }
+
     func append(_ more: String) {
         storage.withLock { $0 += more }
     }
+
+    func end() { finished.store(true, ordering: .releasing) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SnapPoem
+import SnapPoemTestSupport
 import Testing
 
 /// Runs a system tool, returning whether it succeeded and what it said on standard error.
@@ -24,7 +25,8 @@ func runTool(_ path: String, _ arguments: [String]) -> (ok: Bool, error: String)
 /// `chattr +i`, which the kernel enforces for root too; for other users `chmod 555` is the
 /// honest test. Either way a probe file must fail to appear before the folder is used.
 func makeUnwritableFolder(_ folder: URL) -> String? {
-    if getuid() == 0 {
+    if RootStep.isRoot {
+        if let reason = RootStep.unavailable { return reason }
         let result = runTool("/usr/bin/chattr", ["+i", folder.path])
         if !result.ok { return "running as root and chattr +i failed (\(result.error)); cannot make a folder root cannot write" }
     } else {
@@ -40,14 +42,14 @@ func makeUnwritableFolder(_ folder: URL) -> String? {
 
 /// Undoes `makeUnwritableFolder`.
 func makeWritable(_ folder: URL) {
-    if getuid() == 0 { runTool("/usr/bin/chattr", ["-i", folder.path]) }
+    if RootStep.isRoot && RootStep.isAllowed { runTool("/usr/bin/chattr", ["-i", folder.path]) }
     chmod(folder.path, 0o755)
 }
 
 /// Mounts a 16 KiB tmpfs on `folder` so that writing more fails with ENOSPC; nil when it
-/// worked, else why not (it needs root and mount privileges).
+/// worked, else why not (it needs root and mount privileges: a `RootStep`).
 func mountTinyFileSystem(on folder: URL) -> String? {
-    guard getuid() == 0 else { return "not root, so a small tmpfs cannot be mounted to fill a disk" }
+    if let reason = RootStep.unavailable { return reason }
     let result = runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=16k,mode=0755", "tmpfs", folder.path])
     return result.ok ? nil : "mount -t tmpfs failed (\(result.error)); no small file system to fill"
 }

@@ -1,12 +1,14 @@
 import CTesseract
 import Foundation
+import SnapPoemTestSupport
 import Testing
 
 @testable import SnapPoem
 
 /// The side-by-side page in a real browser: Debian's Chromium, headless, takes screenshots
-/// that are then read pixel by pixel. `make test` installs it (`make deps-service`).
-@Suite("HTML side by side in headless Chromium")
+/// that are then read pixel by pixel. `make test-system` installs it (`make deps-browser`); without
+/// it the suite is skipped.
+@Suite("HTML side by side in headless Chromium", SystemTool.chromium.required)
 struct SideBySideBrowserTests {
     /// Debian's Chromium.
     static let chromium = "/usr/bin/chromium"
@@ -15,8 +17,6 @@ struct SideBySideBrowserTests {
     /// `height` CSS pixels, decoded. Chromium runs on a thread of its own, so that waiting for
     /// it blocks none of Swift's cooperative threads.
     static func screenshot(of page: URL, fragment: String? = nil, width: Int, height: Int) async throws -> PoemImage {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: chromium), "\(chromium) is missing: run 'make deps-service' (Debian's chromium)")
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let shot = folder.appendingPathComponent("shot.png")
