@@ -334,7 +334,7 @@ corpus-holdout: release deps-bench $(CORPUS_DIR)/index.json
 corpus-self-test: deps-corpus
 	/usr/bin/python3 Scripts/corpus/make_corpus.py --self-test
 
-bench: release deps-bench deps-service
+bench: release deps-bench deps-service deps-corpus
 	mkdir -p bench-results
 	Scripts/bench.sh | tee bench-results/latest.md
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark behind BENCHMARKS.md. Run through `make bench` (which builds in release mode).
 # Prints Markdown to stdout (make bench also keeps a copy in bench-results/latest.md).
+# First the randomised corpus's held-out part, per class (BENCH_ONLY=corpus for it alone).
 # RUNS (default 5) sets the repetitions; MEMORY_IMAGES (default 300) the length of the
 # memory run. About 18 minutes on a 2-core machine, and about 8 more for the service
 # (Scripts/bench-service.sh: wrk against snap-poem serve; DURATION, REQUESTS).
@@ -14,6 +15,25 @@ echo "# snap-poem benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(getconf _NPROCE
 echo "snap-poem $("$bin/snap-poem" --version | cut -d' ' -f2-)"
 echo "Load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
+
+# The randomised corpus's held-out part (issues 44 and 45): per class, snap-poem's CER next
+# to its time against the tesseract CLI and RapidOCR's, side by side in one run, so that a
+# speed-up that costs accuracy shows on the same line (Scripts/corpus/README.md; about 25
+# minutes). BENCH_ONLY=corpus stops after this part; BENCH_SKIP_CORPUS=1 leaves it out.
+if [ -z "${BENCH_SKIP_CORPUS:-}" ]; then
+  corpus_dir="${CORPUS_DIR:-.build/corpus}"
+  [ -f "$corpus_dir/index.json" ] || nice -n 10 /usr/bin/python3 Scripts/corpus/make_corpus.py "$corpus_dir" --count 300 --seed 1 >/dev/null
+  echo "## Randomised corpus, held-out part: CER and time per class, against the tesseract CLI and RapidOCR"
+  echo
+  mkdir -p bench-results
+  /usr/bin/python3 Scripts/corpus/score.py --corpus "$corpus_dir" --part holdout --snap-poem "$bin/snap-poem" \
+    --rapidocr --out bench-results/corpus-holdout.json
+  echo
+  if [ "${BENCH_ONLY:-}" = corpus ]; then
+    echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+    exit 0
+  fi
+fi
 
 # The held-out set (issues 20 and 21): rendered now into .build/benchset (about 1 minute),
 # never committed; then each image through one process of snap-poem (two engines, one
