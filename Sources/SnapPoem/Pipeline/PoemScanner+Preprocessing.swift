@@ -148,6 +148,11 @@ extension PoemScanner {
         }
         retry.preprocessTime += clock.now - start
         if Task.isCancelled { throw .cancelled(path: name) }
+        guard try await isWithinMarkBound(turned.image, recognition: recognition, name: name) else {
+            retry.report.notes.append(
+                "orientation detection suggested turning \(turn.rotation)°, but the turned page has too many marks to read; kept as it was")
+            return retry
+        }
         // The time limit holds for the whole scan: the second reading gets what is left of it.
         var recognition = recognition
         if let deadline {
@@ -178,6 +183,21 @@ extension PoemScanner {
             )
         }
         return retry
+    }
+
+    /// Whether `image` is within the mark bound of `recognition` (`PageMarks`): a page over it
+    /// is not worth a second reading.
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` naming `name`.
+    func isWithinMarkBound(_ image: PoemImage, recognition: RecognitionOptions, name: String) async throws(SnapPoemError) -> Bool {
+        let limit = recognition.markLimit, region = recognition.regionOfInterest
+        do throws(SnapPoemError) {
+            try await offload { () throws(SnapPoemError) in try PageMarks.check(image, region: region, limit: limit, name: name) }
+            return true
+        } catch {
+            guard case .tooManyMarks = error else { throw error }
+            return false
+        }
     }
 
     /// Reads a page turned by `rotation` degrees clockwise, stopping after its first lines
@@ -221,6 +241,11 @@ extension PoemScanner {
             guard left > .zero else { return tried }
             recognition.timeLimit = left
         }
+        // The turned page meets the mark bound as the first one did: a page that was read as
+        // it is, or cleaned of noise, because its prepared page was over the bound is not read
+        // again from that prepared page (layout analysis of a screen photo's 119,052 marks
+        // took minutes).
+        guard try await isWithinMarkBound(turned.image, recognition: recognition, name: name) else { return tried }
         let recognizeStart = clock.now
         let (second, reading) = try await read(
             turned.image, options: recognition, deadline: deadline, name: name, progress: progress,

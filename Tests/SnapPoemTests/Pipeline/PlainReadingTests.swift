@@ -106,6 +106,27 @@ struct PlainReadingTests {
         #expect(characterErrorRate(poem.text, truth: truth) <= 0.05, "seed \(seed), \(share): \(poem.text)")
     }
 
+    @Test("The plain reading is Tesseract's page recognition of the image as it is, as the CLI reads it, not line by line")
+    func plainReadingIsTesseractsOwn() async throws {
+        // Left tilted, a line's rectangle holds parts of its neighbours: read line by line,
+        // a tilted screen photo lost half its lines where Tesseract's page recognition read
+        // them all. The floor is Tesseract's own reading.
+        let name = "photo-rotated-5deg.jpg"
+        var configuration = ScanConfiguration()
+        try configuration.apply([.plainReading: ["always"]])
+        let shared = try await SharedScanner.get()
+        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: shared)
+        let poem = try await scanner.scan(fileAt: Fixtures.sample(name))
+        let report = try #require(poem.plainReading, "\(name): no plain-reading report")
+        let measured = try #require(report.plain, "\(name): always, yet no plain reading")
+
+        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(name))
+        let stage = try ImagePreprocessor.start(image, options: PlainReadingCheck.options(from: configuration.preprocessing))
+        let plain = try ImagePreprocessor.finish(stage, turn: nil, applying: true)
+        let page = try await shared.recognizer.recognize(plain.image, options: configuration.recognition, name: name)
+        #expect(ReadingQuality(of: page) == measured, "\(name): \(report)")
+    }
+
     @Test("Where the prepared page is read, the report says why; never leaves it out; a plain reading kept had the lead")
     func reportAndPolicy() async throws {
         let name = "photo-keystone.jpg"
