@@ -39,7 +39,7 @@ struct MultiPageTIFFTests {
     @Test("The three-page TIFF reads all three poems in page order, CER ≤ 1 % against the three texts joined")
     func threePoems() async throws {
         let scanner = try await SharedScanner.get()
-        let seen = LockedValue<[DocumentProgress]>([])
+        let seen = Locked<[DocumentProgress]>([])
         let document = try await scanner.scanDocument(fileAt: Self.threePages) { progress in
             seen.withLock { $0.append(progress) }
         }
@@ -152,7 +152,7 @@ struct MultiPageTIFFTests {
     @Test("A batch reads the file as one job: one outcome with every page, each page after the first announced")
     func oneJob() async throws {
         let reader = ImageReader(scanner: try await SharedScanner.get(), request: ExportRequest(format: .text))
-        let started = LockedValue<[Int]>([])
+        let started = Locked<[Int]>([])
         let outcome = await reader.read(
             BatchJob(index: 0, input: BatchInput(path: Self.threePages)), pageStarted: { page in started.withLock { $0.append(page) } })
         #expect(outcome.status == .ok && outcome.pageCount == 3 && outcome.failedPages.isEmpty)
