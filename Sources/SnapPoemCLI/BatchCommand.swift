@@ -306,22 +306,9 @@ struct BatchCommand {
     private func readStandardInput() async throws(SnapPoemError) -> Data {
         if console.inputIsClosed { throw .unreadableFile(path: "<stdin>", reason: "standard input is closed") }
         let limit = options.scan.imageLimits.maxFileBytes
-        let stop = Atomic(false)
-        let result: Result<Data, SnapPoemError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async {
-                    do throws(SnapPoemError) {
-                        continuation.resume(
-                            returning: .success(try InputFile.read("-", limit: limit, shouldStop: { stop.load(ordering: .relaxed) })))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }
-            }
-        } onCancel: {
-            stop.store(true, ordering: .relaxed)
+        return try await offloadStoppable { stop throws(SnapPoemError) in
+            try InputFile.read("-", limit: limit, shouldStop: { stop.isRaised })
         }
-        return try result.get()
     }
 
     /// Has `jobs` read, each outcome handed to `delivery`: by supervised workers for a
