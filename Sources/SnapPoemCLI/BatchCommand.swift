@@ -234,7 +234,8 @@ struct BatchCommand {
             do throws(SnapPoemError) {
                 shard = try Shard.fromEnvironment(environment, count: automatic.count)
             } catch {
-                diagnostics.usageError(error.description)
+                let flag = error.setting == .shardCount ? automatic.count.map { "--shard auto/\($0)" } : nil
+                diagnostics.usageError(error.commandLineDescription(flag: flag))
                 return nil
             }
         }

@@ -79,7 +79,7 @@ public enum SnapPoemCommand {
             return .success
         } catch {
             let diagnostics = DiagnosticsEngine(console: console)
-            diagnostics.emit(Diagnostic(.error, error.description, category: .engine))
+            diagnostics.emit(Diagnostic(.error, error.description, category: .engine, setting: error.setting))
             return diagnostics.exitCode
         }
     }

@@ -42,7 +42,7 @@ struct ManifestResumeTests {
         #expect(second.status == 1)
         #expect(
             second.error == "snap-poem: error: \(input.path)/c.png: the file is empty (0 bytes), not an image"
-                + " (failed before; not read again without --retry-failed)\n"
+                + "; failed before, and not read again unless failed inputs are retried (--retry-failed)\n"
                 + "snap-poem: 3 images: 0 written, 2 skipped (done before), 1 failed, 0 cancelled\n")
         let again = try BatchFixtures.manifest(output)
         #expect(again["a.jpg"]?["status"] as? String == "skipped")

@@ -268,17 +268,22 @@ private struct SupervisedRun {
                     // Stopped with the batch: not read, and no outcome; the caller counts it.
                     break
                 } else {
+                    let memoryHint =
+                        worker.stoppedForLimit || worker.brokeProtocol != nil
+                        ? "" : ExitStatus.memoryHint(status: status, printed: printed, limit: supervisor.configuration.memoryLimit)
                     let reason =
                         if worker.stoppedForLimit {
                             "over the per-image limit of \(supervisor.imageTimeLimit.secondsText) s"
                         } else if let sent = worker.brokeProtocol {
                             "the worker broke the batch protocol, sending \(sent)"
                         } else {
-                            ExitStatus.describe(status)
-                                + ExitStatus.memoryHint(
-                                    status: status, printed: printed, limit: supervisor.configuration.memoryLimit)
+                            ExitStatus.describe(status) + memoryHint
                         }
-                    await onOutcome(job, .failed(.workerFailed(path: job.input.path, reason: reason), printed: printed))
+                    var outcome = ImageOutcome.failed(.workerFailed(path: job.input.path, reason: reason), printed: printed)
+                    if !memoryHint.isEmpty {
+                        for index in outcome.diagnostics.indices { outcome.diagnostics[index].setting = .workerMemory }
+                    }
+                    await onOutcome(job, outcome)
                 }
             case .starting:
                 if !isStopping {

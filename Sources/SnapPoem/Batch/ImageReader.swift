@@ -82,10 +82,13 @@ public struct ImageReader: Sendable {
         } catch {
             if case .outOfMemory(let path, let stage) = error, let memoryLimit {
                 let limit =
-                    "the worker memory limit of \(memoryLimit >> 20) MB (--worker-memory) is too small for this image: raise it, or scale the image down"
+                    "the worker memory limit of \(memoryLimit >> 20) MB is too small for this image: raise it, or scale the image down"
                 return ImageOutcome(
                     status: .failed(.input),
-                    diagnostics: [Diagnostic(.error, "out of memory while \(stage); \(limit)", subject: path, category: .input)],
+                    diagnostics: [
+                        Diagnostic(
+                            .error, "out of memory while \(stage); \(limit)", subject: path, category: .input, setting: .workerMemory)
+                    ],
                     contentHash: contentHash, totalTime: clock.now - start)
             }
             return .failed(error, contentHash: contentHash, totalTime: clock.now - start)

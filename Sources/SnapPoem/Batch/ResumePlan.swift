@@ -78,15 +78,15 @@ public struct ResumePlan: Sendable {
                 if earlier?.status == .timedOut {
                     diagnostics.append(
                         Diagnostic(
-                            .warning, "skipped; its text was cut short by --timeout before (--retry-failed reads it again)",
-                            subject: job.input.path, category: .timeLimit))
+                            .warning, "skipped; its text was cut short by the time limit before, and retrying failed inputs reads it again",
+                            subject: job.input.path, category: .timeLimit, setting: .retryFailed))
                 }
                 diagnostics.append(Diagnostic(.remark, "skipped (done before) → \(shown)", subject: job.input.path))
             case .failedBefore(let entry):
                 diagnostics.append(
                     Diagnostic(
-                        .error, "\(entry.recordedReason) (failed before; not read again without --retry-failed)", subject: job.input.path,
-                        category: .input))
+                        .error, "\(entry.recordedReason); failed before, and not read again unless failed inputs are retried",
+                        subject: job.input.path, category: .input, setting: .retryFailed))
                 failed += 1
             case .outputInTheWay:
                 refuse(
