@@ -78,7 +78,7 @@ struct BatchCommand {
             }
         }
         diagnostics.emit(collection.problems.map { Diagnostic($0) })
-        diagnostics.emit(collection.notes.map { Diagnostic(.warning, $0) })
+        diagnostics.emit(collection.notes)
         guard let (selected, shard) = select(collection, diagnostics: diagnostics) else { return nil }
         var inputs = selected
         var protected = ProtectedFiles(fileSystemPaths: inputs.map(\.fileSystemPath))

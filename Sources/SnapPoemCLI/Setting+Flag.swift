@@ -12,6 +12,9 @@ extension Setting {
         case .shardCount: "--shard auto/N"
         case .workerMemory: "--worker-memory"
         case .retryFailed: "--retry-failed"
+        case .overwrite: "--force"
+        case .followLinks: "--follow-links"
+        case .annotationPage: "--annotate-page"
         }
     }
 }

@@ -23,4 +23,13 @@ public enum Setting: String, Sendable, Hashable, Codable, CaseIterable {
     /// Reading again the inputs a manifest records as failed or cut short
     /// (`ResumeDecision.Policy.retryFailed`).
     case retryFailed
+    /// Replacing output files that are in the way (`ResumeDecision.Policy.force`, the
+    /// `overwrite` of `OutputFile`).
+    case overwrite
+    /// Following symbolic links that lead out of a folder argument
+    /// (`InputCollection`'s `followsLinksOutside`).
+    case followLinks
+    /// Which page of a multi-page file the images of an export show
+    /// (`ExportRequest.imagesPage`).
+    case annotationPage
 }

@@ -162,15 +162,21 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
 
 extension SnapPoemError {
     /// The setting this error is about, for a front end to name its own way (the command
-    /// line's flag): `.tessdata` when no tessdata folder was found, the `Setting` an
-    /// `invalidOption` names; nil for the others.
+    /// line's flag): `.tessdata` when no tessdata folder was found, `.overwrite` for an
+    /// output not written because a file was in the way, the `Setting` an `invalidOption`
+    /// names; nil for the others.
     public var setting: Setting? {
         switch self {
         case .tessdataNotFound: .tessdata
+        case .outputNotWritten(_, let reason) where reason == Self.fileInTheWayReason: .overwrite
         case .invalidOption(let option, _): Setting(rawValue: option)
         default: nil
         }
     }
+
+    /// The reason of an `outputNotWritten` whose file was in the way, and replacing it not
+    /// asked for (`Setting.overwrite`).
+    static let fileInTheWayReason = "the file exists, and replacing it was not asked for"
 
     /// The name an image step uses in `outOfMemory` when it does not know the file; the
     /// pipeline replaces it with the file's name (`naming(_:)`).
