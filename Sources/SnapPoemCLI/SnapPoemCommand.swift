@@ -21,7 +21,7 @@ public enum SnapPoemCommand {
         case .serve(let serveArguments):
             code = await ServeCommand.run(serveArguments, console: console).rawValue
         case .scan(let options):
-            code = await BatchCommand(options: options, console: console, environment: environment, unfinished: unfinished).run().rawValue
+            code = await ScanCommand(options: options, console: console, environment: environment, unfinished: unfinished).run().rawValue
         }
         return exitCode(code, console: console)
     }

@@ -40,7 +40,7 @@ public struct ImageReader: Sendable {
     ///     with its number (a batch worker tells its supervisor, whose per-image limit then
     ///     starts again for the page).
     public func read(
-        _ job: BatchJob, progress: (@Sendable (Int) -> Void)? = nil, pageStarted: (@Sendable (Int) -> Void)? = nil
+        _ job: ImageJob, progress: (@Sendable (Int) -> Void)? = nil, pageStarted: (@Sendable (Int) -> Void)? = nil
     ) async -> ImageOutcome {
         let clock = ContinuousClock()
         let start = clock.now
@@ -115,7 +115,7 @@ extension ImageReader {
 
     /// Reads every page of `document` and renders them as one document.
     private func read(
-        _ document: ImageDocument, job: BatchJob, contentHash: String?, start: ContinuousClock.Instant,
+        _ document: ImageDocument, job: ImageJob, contentHash: String?, start: ContinuousClock.Instant,
         progress: (@Sendable (Int) -> Void)?, pageStarted: (@Sendable (Int) -> Void)?
     ) async -> ImageOutcome {
         let clock = ContinuousClock()

@@ -5,7 +5,7 @@ import Foundation
 /// `ManifestSet`), with what the run says and records about the others.
 public struct ResumePlan: Sendable {
     /// The jobs to read, in input order.
-    public var toRead: [BatchJob] = []
+    public var toRead: [ImageJob] = []
     /// The indices of jobs whose existing output may be replaced.
     public var overwrites: Set<Int> = []
     /// Lines to append to this run's manifest now: inputs skipped, outputs refused.
@@ -32,7 +32,7 @@ public struct ResumePlan: Sendable {
     ///   - policy: `--force`, `--retry-failed`.
     ///   - protected: the run's inputs, which no output may replace.
     public init(
-        jobs: [BatchJob], folder: OutputFolder, layout: OutputLayout, manifests: ManifestSet, optionsHash: String,
+        jobs: [ImageJob], folder: OutputFolder, layout: OutputLayout, manifests: ManifestSet, optionsHash: String,
         policy: ResumeDecision.Policy, protecting protected: ProtectedFiles
     ) {
         for job in jobs {
@@ -120,7 +120,7 @@ public struct ResumePlan: Sendable {
 
     /// An output that cannot be written whatever the image holds: refused before reading.
     /// Its line still remembers the outputs written for the input before (`earlier`'s).
-    private mutating func refuse(_ job: BatchJob, _ error: SnapPoemError, relative: String, optionsHash: String, earlier: ManifestEntry?) {
+    private mutating func refuse(_ job: ImageJob, _ error: SnapPoemError, relative: String, optionsHash: String, earlier: ManifestEntry?) {
         diagnostics.append(Diagnostic(error))
         var entry = ManifestEntry(
             input: job.input.relativePath, path: job.input.path, contentHash: nil, optionsHash: optionsHash, status: .failed,
