@@ -1,4 +1,5 @@
 import Foundation
+import SnapPoem
 
 /// The desktop clipboard, reached through the first tool that can serve this session:
 /// `wl-copy` under Wayland (`WAYLAND_DISPLAY`), else `xclip` or `xsel` under X11 (`DISPLAY`).
@@ -55,17 +56,7 @@ struct Clipboard: Sendable, Equatable {
     /// Hands `data` to the tool and waits for it to finish, on a Dispatch thread: starting a
     /// process and waiting for it blocks, which must not happen on Swift's cooperative pool.
     func copy(_ data: Data) async throws(Failure) {
-        let result: Result<Void, Failure> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                do throws(Failure) {
-                    try copyBlocking(data)
-                    continuation.resume(returning: .success(()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        try result.get()
+        try await offload { () throws(Failure) in try copyBlocking(data) }
     }
 
     /// Hands `data` to the tool on its standard input and waits for it to finish. Blocks.

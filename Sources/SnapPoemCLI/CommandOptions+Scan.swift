@@ -17,7 +17,7 @@ extension CommandOptions {
                 replacementsDigests.append(ContentHash.of(file.contents))
             }
         } catch {
-            if case .invalidOption = error { throw UsageError(message: "Invalid value: \(error.description).") }
+            if case .invalidOption = error { throw UsageError(message: "Invalid value: \(error.commandLineDescription()).") }
             throw UsageError(message: error.description)
         }
         do throws(ScanOptionError) {
@@ -58,7 +58,7 @@ extension CommandOptions {
         case .invalidValue(let option, let value, let expected):
             return "Invalid value '\(value)' for \(spelled(option)): expected \(expected)."
         case .rejected(_, let error):
-            return "Invalid value: \(error.description)."
+            return "Invalid value: \(error.commandLineDescription())."
         case .conflict(let option, let value, let other):
             return "'--\(option.name) \(value)' cannot be combined with '--\(other.name)'."
         case .replacedTwice(let find, let first, let firstSource, let second, let secondSource):

@@ -124,7 +124,8 @@ final class DiagnosticsEngine: Sendable {
         ExitCode.deciding(Set(state.withLock { $0.categories.filter { $0.value > 0 }.keys }))
     }
 
-    /// The lines of `diagnostic` as shown: prefix, escaped text, then its notes indented.
+    /// The lines of `diagnostic` as shown: prefix, escaped text and the flag of its setting
+    /// (`(--worker-memory)`), then its notes indented.
     static func lines(_ diagnostic: Diagnostic) -> [String] {
         let prefix =
             switch diagnostic.severity {
@@ -134,7 +135,8 @@ final class DiagnosticsEngine: Sendable {
             case .report: "snap-poem: report: "
             case .remark: "snap-poem: "
             }
-        return [prefix + OneLine.escaping(diagnostic.text)] + diagnostic.notes.map { "  " + OneLine.escaping($0) }
+        let flag = diagnostic.setting.map { " (\($0.flag))" } ?? ""
+        return [prefix + OneLine.escaping(diagnostic.text) + flag] + diagnostic.notes.map { "  " + OneLine.escaping($0) }
     }
 
     private func shows(_ severity: Diagnostic.Severity) -> Bool {

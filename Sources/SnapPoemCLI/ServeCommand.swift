@@ -109,7 +109,8 @@ enum ServeCommand {
         do throws(SnapPoemError) {
             started = try await PoemService(configuration: service)
         } catch {
-            diagnostics.emit(Diagnostic(.error, error.description, category: error.category == .usage ? .usage : .engine))
+            diagnostics.emit(
+                Diagnostic(.error, error.description, category: error.category == .usage ? .usage : .engine, setting: error.setting))
             return diagnostics.exitCode
         }
         // From here on, standard error belongs to the log's writer thread: a stalled reader

@@ -21,7 +21,7 @@ public enum SnapPoemCommand {
         case .serve(let serveArguments):
             code = await ServeCommand.run(serveArguments, console: console).rawValue
         case .scan(let options):
-            code = await BatchCommand(options: options, console: console, environment: environment, unfinished: unfinished).run().rawValue
+            code = await ScanCommand(options: options, console: console, environment: environment, unfinished: unfinished).run().rawValue
         }
         return exitCode(code, console: console)
     }
@@ -79,7 +79,7 @@ public enum SnapPoemCommand {
             return .success
         } catch {
             let diagnostics = DiagnosticsEngine(console: console)
-            diagnostics.emit(Diagnostic(.error, error.description, category: .engine))
+            diagnostics.emit(Diagnostic(.error, error.description, category: .engine, setting: error.setting))
             return diagnostics.exitCode
         }
     }

@@ -98,7 +98,7 @@ public enum SnapPoemMain {
         case .scan(let options):
             stopsGracefully = false
             task = Task {
-                await BatchCommand(
+                await ScanCommand(
                     options: options, console: console, environment: ProcessInfo.processInfo.environment, unfinished: unfinished
                 ).run().rawValue
             }

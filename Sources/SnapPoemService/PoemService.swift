@@ -72,7 +72,7 @@ public final class PoemService: Sendable {
             response = await pagePost(request)
         case ("/note", "POST"):
             // The note rendered again from the edited text: off the cooperative pool too.
-            response = await Offload.run { self.notePost(request) }
+            response = await offload { self.notePost(request) }
         default:
             response = await apiPost(request)
         }
@@ -167,7 +167,7 @@ public final class PoemService: Sendable {
             let exportOptions = options.export.exportOptions(stamp: .now())
             let body: Data
             do throws(SnapPoemError) {
-                body = try await Offload.run { () throws(SnapPoemError) in try poem.exported(as: format, options: exportOptions) }
+                body = try await offload { () throws(SnapPoemError) in try poem.exported(as: format, options: exportOptions) }
             } catch {
                 throw ServiceError(error)
             }
@@ -236,7 +236,7 @@ public final class PoemService: Sendable {
             // cooperative threads: they take CPU in proportion to the poem and the photo.
             let showsReading = state.showsReading
             let shownNotices = notices
-            let html = await Offload.run { () -> String in
+            let html = await offload { () -> String in
                 var notices = shownNotices
                 // "Show what was read": the annotated photo under the note, its replaced words
                 // linked to their boxes; drawn in memory and embedded, never written anywhere.

@@ -63,7 +63,7 @@ struct AnnotateCommandTests {
 
         let second = await CapturedRun.run([input, "--annotate", annotated])
         #expect(second.status == 73)
-        #expect(second.error.contains("\(annotated): output not written (the file exists; use --force to replace it)"))
+        #expect(second.error.contains("\(annotated): output not written (the file exists, and replacing it was not asked for)"))
         #expect(second.output.isEmpty, "refused before the image was read")
         let forced = await CapturedRun.run([input, "--annotate", annotated, "--force"])
         #expect(forced.status == 0, "\(forced.error)")

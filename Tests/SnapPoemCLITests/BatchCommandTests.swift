@@ -142,7 +142,7 @@ struct BatchCommandTests {
             "\(run.error)")
         #expect(
             run.error.contains(
-                " MiB more); the worker memory limit of 512 MB (--worker-memory) is too small for this image: raise it, or scale the image down\n"
+                " MiB more); the worker memory limit of 512 MB is too small for this image: raise it, or scale the image down (--worker-memory)\n"
             ), "\(run.error)")
         #expect(run.error.hasSuffix("snap-poem: 2 images: 1 written, 0 skipped (done before), 1 failed, 0 cancelled\n"), "\(run.error)")
     }

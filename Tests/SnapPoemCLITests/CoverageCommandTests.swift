@@ -75,7 +75,7 @@ struct CoverageCommandTests {
         #expect(
             PoemDiagnostics.coverage(of: poem, name: "page.png").map(\.text) == [
                 "page.png: Tesseract's layout analysis skipped 2 lines of text; they were read again on their own and put back in place (text covered: 60 % → 99 %)",
-                "page.png: 1 region of text could not be read (99 % of the text is covered); the poem may be missing lines: compare it with the image (--format json lists the regions under coverage.unreadRegions)",
+                "page.png: 1 region of text could not be read (99 % of the text is covered); the poem may be missing lines: compare it with the image (the JSON export lists the regions under coverage.unreadRegions)",
             ])
     }
 }

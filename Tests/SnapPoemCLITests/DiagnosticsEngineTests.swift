@@ -35,6 +35,23 @@ struct DiagnosticsEngineTests {
                 """)
     }
 
+    @Test("A diagnostic about a setting ends with the setting's flag; the library's message names none")
+    func settingFlags() {
+        let (console, error, _) = Self.capture()
+        let diagnostics = DiagnosticsEngine(console: console)
+        let missing = SnapPoemError.tessdataNotFound(searched: ["/nowhere"])
+        #expect(!missing.description.contains("--"))
+        diagnostics.emit(Diagnostic(missing))
+        diagnostics.emit(Diagnostic(.error, "out of memory; raise the worker memory limit", subject: "a.png", setting: .workerMemory))
+        #expect(
+            error() == """
+                snap-poem: error: no tessdata folder found; looked in: /nowhere; name one, or set TESSDATA_PREFIX (--tessdata DIR)
+                snap-poem: error: a.png: out of memory; raise the worker memory limit (--worker-memory)
+
+                """)
+        #expect(Setting.allCases.allSatisfy { $0.flag.hasPrefix("--") })
+    }
+
     @Test("-q keeps errors and reports; -v adds remarks; everything is counted either way")
     func verbosity() {
         let (quietConsole, quiet, _) = Self.capture()

@@ -232,7 +232,7 @@ struct ExportEndToEndTests {
         #expect(result.output.split(separator: "\n").count == 1)
         // Lenore is long: the URL works, but some programs cut URLs of more than 2 000 characters.
         #expect(result.error.contains("warning: \(Self.lenore): the mailto: URL is "))
-        #expect(result.error.contains("'--format eml' is the safer way"))
+        #expect(result.error.contains("an e-mail draft (eml) is the safer way"))
     }
 
     @Test("-o page.hocr asks Tesseract for hOCR and writes a complete, personalised document")

@@ -31,7 +31,7 @@ struct FolderInputTests {
         #expect(confined.status == 0, "\(confined.error)")
         let resolved = URL(fileURLWithPath: elsewhere.path).resolvingSymlinksInPath().path
         let warning =
-            "\(input.path)/away: symbolic link not followed: it leads out of \(input.path), to \(resolved) (--follow-links follows it)"
+            "\(input.path)/away: symbolic link not followed: it leads out of \(input.path), to \(resolved) (--follow-links)"
         #expect(confined.error.contains("snap-poem: warning: \(warning)\n"), "\(confined.error)")
         #expect(
             confined.error.hasSuffix("snap-poem: 3 images: 3 written, 0 skipped (done before), 0 failed, 0 cancelled\n"),

@@ -68,7 +68,7 @@ struct ImageOptionTests {
 
         let second = await CapturedRun.run([input, "--save-preprocessed", saved])
         #expect(second.status == 73)
-        #expect(second.error.contains("\(saved): output not written (the file exists; use --force to replace it)"))
+        #expect(second.error.contains("\(saved): output not written (the file exists, and replacing it was not asked for)"))
         let forced = await CapturedRun.run([input, "--save-preprocessed", saved, "--force", "--max-dimension", "300"])
         #expect(forced.status == 0)
         let (smaller, _) = try ImageDecoder.decode(fileAt: saved)

@@ -42,7 +42,7 @@ struct ManifestResumeTests {
         #expect(second.status == 1)
         #expect(
             second.error == "snap-poem: error: \(input.path)/c.png: the file is empty (0 bytes), not an image"
-                + " (failed before; not read again without --retry-failed)\n"
+                + "; failed before, and not read again unless failed inputs are retried (--retry-failed)\n"
                 + "snap-poem: 3 images: 0 written, 2 skipped (done before), 1 failed, 0 cancelled\n")
         let again = try BatchFixtures.manifest(output)
         #expect(again["a.jpg"]?["status"] as? String == "skipped")
@@ -77,7 +77,7 @@ struct ManifestResumeTests {
         try Data("my own notes\n".utf8).write(to: output.appendingPathComponent("b.txt"))
         let changedOptions = try await BinaryRun.run([input.path, "--output-dir", output.path, "-r", "Lenore=Alex"])
         #expect(changedOptions.status == 73)
-        #expect(changedOptions.error.contains("b.txt: output not written (the file exists; use --force to replace it)"))
+        #expect(changedOptions.error.contains("b.txt: output not written (the file exists, and replacing it was not asked for)"))
         #expect(changedOptions.error.hasSuffix("snap-poem: 2 images: 1 written, 0 skipped (done before), 1 failed, 0 cancelled\n"))
         #expect(try String(contentsOf: output.appendingPathComponent("b.txt"), encoding: .utf8) == "my own notes\n")
         #expect(try String(contentsOf: output.appendingPathComponent("a.txt"), encoding: .utf8).contains("Alex"))
@@ -129,7 +129,7 @@ struct ManifestResumeTests {
         try Data("edited\n".utf8).write(to: output.appendingPathComponent("a.txt"))
         let edited = try await BinaryRun.run([input.path, "--output-dir", output.path])
         #expect(edited.status == 73)
-        #expect(edited.error.contains("a.txt: output not written (the file exists; use --force to replace it)"), "\(edited.error)")
+        #expect(edited.error.contains("a.txt: output not written (the file exists, and replacing it was not asked for)"), "\(edited.error)")
     }
 
     @Test("Lines of the manifest that cannot be read are left out with a warning that counts them, never silently")

@@ -72,7 +72,7 @@ struct MultiPageCommandTests {
         let first = folder.appendingPathComponent("first.png").path
         let run = try await BinaryRun.run([Self.threePages, "--annotate", first])
         #expect(run.status == 0)
-        #expect(run.error.contains("the file has 3 pages; the images show page 1 (choose another with --annotate-page)"))
+        #expect(run.error.contains("the file has 3 pages; the images show page 1, and another page can be chosen (--annotate-page)"))
         let second = folder.appendingPathComponent("second.png").path
         let chosen = try await BinaryRun.run([Self.threePages, "--annotate", second, "--annotate-page", "2"])
         #expect(chosen.status == 0 && chosen.error.isEmpty, "\(chosen.error)")

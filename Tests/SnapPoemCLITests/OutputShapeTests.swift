@@ -36,7 +36,7 @@ struct OutputShapeTests {
         #expect(again.status == 73, "an existing file is refused before any image is read")
         #expect(
             again.error
-                == "snap-poem: error: \(file.path): output not written (the file exists; use --force to replace it); nothing was left behind\n"
+                == "snap-poem: error: \(file.path): output not written (the file exists, and replacing it was not asked for); nothing was left behind (--force)\n"
         )
     }
 

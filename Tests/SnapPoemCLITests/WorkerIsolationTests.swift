@@ -64,7 +64,7 @@ struct WorkerIsolationTests {
         let manifest = try BatchFixtures.manifest(output)
         #expect(
             manifest["a.jpg"]?["error"] as? String
-                == "\(input.path)/a.jpg: worker crashed: signal 6 (SIGABRT, aborted), after an allocation failed under the worker memory limit of 1024 MB (--worker-memory raises it)"
+                == "\(input.path)/a.jpg: worker crashed: signal 6 (SIGABRT, aborted), after an allocation failed under the worker memory limit of 1024 MB; raising it may help"
         )
         let messages = manifest["a.jpg"]?["messages"] as? [String] ?? []
         #expect(messages.contains { $0.hasPrefix("injected runaway memory: allocation failed after") }, "\(messages)")

@@ -44,7 +44,7 @@ extension BatchInput {
             return .unreadableFile(
                 path: path,
                 reason:
-                    "it leads out of the folder it was found in, \(Self.displayName(of: folder)), \(place): a link changed after the folder was listed, and links out of a folder are followed only with --follow-links"
+                    "it leads out of the folder it was found in, \(Self.displayName(of: folder)), \(place): a link changed after the folder was listed, and links out of a folder are followed only when that is asked for"
             )
         }
         return nil

@@ -1,22 +1,5 @@
 import Foundation
 
-/// One image for the supervisor to have read.
-public struct BatchJob: Sendable, Equatable {
-    /// The input's position in the batch.
-    public var index: Int
-    /// The input.
-    public var input: BatchInput
-    /// Its bytes, when only the supervisor can read them (standard input).
-    public var contents: Data?
-
-    /// Creates a job.
-    public init(index: Int, input: BatchInput, contents: Data? = nil) {
-        self.index = index
-        self.input = input
-        self.contents = contents
-    }
-}
-
 /// Why a batch could not run at all: its workers cannot start.
 public struct BatchStartFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// What failed, as the worker (or the supervisor) said it: category `.engine` (no
@@ -47,9 +30,9 @@ public protocol BatchReader: Sendable {
     /// - Throws: `BatchStartFailure` when nothing can read them; jobs already finished have
     ///   had their outcomes handed over, the others have none.
     func read(
-        _ jobs: [BatchJob], onStart: @escaping @Sendable (BatchJob) -> Void,
-        onOutcome: @escaping @Sendable (BatchJob, ImageOutcome) async -> Void
-    ) async throws(BatchStartFailure) -> [BatchJob]
+        _ jobs: [ImageJob], onStart: @escaping @Sendable (ImageJob) -> Void,
+        onOutcome: @escaping @Sendable (ImageJob, ImageOutcome) async -> Void
+    ) async throws(BatchStartFailure) -> [ImageJob]
 }
 
 /// Runs a batch in worker processes so that nothing one image does can take the batch down.
@@ -101,10 +84,10 @@ public struct BatchSupervisor: BatchReader {
     /// Has every job read by the workers (`BatchReader.read(_:onStart:onOutcome:)`);
     /// `onStart` is called as each job is sent to a worker.
     public func read(
-        _ jobs: [BatchJob],
-        onStart: @escaping @Sendable (BatchJob) -> Void = { _ in },
-        onOutcome: @escaping @Sendable (BatchJob, ImageOutcome) async -> Void
-    ) async throws(BatchStartFailure) -> [BatchJob] {
+        _ jobs: [ImageJob],
+        onStart: @escaping @Sendable (ImageJob) -> Void = { _ in },
+        onOutcome: @escaping @Sendable (ImageJob, ImageOutcome) async -> Void
+    ) async throws(BatchStartFailure) -> [ImageJob] {
         guard !jobs.isEmpty else { return [] }
         let (events, continuation) = AsyncStream<SupervisorEvent>.makeStream()
         let ticker = Task {
@@ -130,7 +113,7 @@ public struct BatchSupervisor: BatchReader {
         let ordered =
             min(workers, jobs.count) > 1
             ? BatchOrder.largestFirst(jobs.map(\.input), contents: { jobs[$0].contents }).map { jobs[$0] } : jobs
-        let loop = Task { () -> (BatchStartFailure?, [BatchJob]) in
+        let loop = Task { () -> (BatchStartFailure?, [ImageJob]) in
             var run = SupervisedRun(
                 supervisor: supervisor, configurationLine: configurationLine, pending: ordered[...],
                 report: { continuation.yield(.worker($0)) }, onStart: onStart)
@@ -163,7 +146,7 @@ private struct SupervisedRun {
     enum Phase {
         case starting(since: ContinuousClock.Instant)
         case idle
-        case busy(BatchJob, requestID: Int, deadline: ContinuousClock.Instant)
+        case busy(ImageJob, requestID: Int, deadline: ContinuousClock.Instant)
         case finishing
     }
 
@@ -179,9 +162,9 @@ private struct SupervisedRun {
     let supervisor: BatchSupervisor
     /// The first message every worker gets.
     let configurationLine: Data
-    var pending: ArraySlice<BatchJob>
+    var pending: ArraySlice<ImageJob>
     let report: @Sendable (WorkerEvent) -> Void
-    let onStart: @Sendable (BatchJob) -> Void
+    let onStart: @Sendable (ImageJob) -> Void
     var workers: [Int: Worker] = [:]
     var nextWorkerID = 0
     var nextRequestID = 0
@@ -190,8 +173,8 @@ private struct SupervisedRun {
     var failure: BatchStartFailure?
 
     init(
-        supervisor: BatchSupervisor, configurationLine: Data, pending: ArraySlice<BatchJob>,
-        report: @escaping @Sendable (WorkerEvent) -> Void, onStart: @escaping @Sendable (BatchJob) -> Void
+        supervisor: BatchSupervisor, configurationLine: Data, pending: ArraySlice<ImageJob>,
+        report: @escaping @Sendable (WorkerEvent) -> Void, onStart: @escaping @Sendable (ImageJob) -> Void
     ) {
         self.supervisor = supervisor
         self.configurationLine = configurationLine
@@ -237,7 +220,7 @@ private struct SupervisedRun {
         for worker in workers.values { worker.process.kill() }
     }
 
-    mutating func handle(_ event: SupervisorEvent, onOutcome: @Sendable (BatchJob, ImageOutcome) async -> Void) async {
+    mutating func handle(_ event: SupervisorEvent, onOutcome: @Sendable (ImageJob, ImageOutcome) async -> Void) async {
         switch event {
         case .cancel:
             cancelled = true
@@ -268,17 +251,22 @@ private struct SupervisedRun {
                     // Stopped with the batch: not read, and no outcome; the caller counts it.
                     break
                 } else {
+                    let memoryHint =
+                        worker.stoppedForLimit || worker.brokeProtocol != nil
+                        ? "" : ExitStatus.memoryHint(status: status, printed: printed, limit: supervisor.configuration.memoryLimit)
                     let reason =
                         if worker.stoppedForLimit {
                             "over the per-image limit of \(supervisor.imageTimeLimit.secondsText) s"
                         } else if let sent = worker.brokeProtocol {
                             "the worker broke the batch protocol, sending \(sent)"
                         } else {
-                            ExitStatus.describe(status)
-                                + ExitStatus.memoryHint(
-                                    status: status, printed: printed, limit: supervisor.configuration.memoryLimit)
+                            ExitStatus.describe(status) + memoryHint
                         }
-                    await onOutcome(job, .failed(.workerFailed(path: job.input.path, reason: reason), printed: printed))
+                    var outcome = ImageOutcome.failed(.workerFailed(path: job.input.path, reason: reason), printed: printed)
+                    if !memoryHint.isEmpty {
+                        for index in outcome.diagnostics.indices { outcome.diagnostics[index].setting = .workerMemory }
+                    }
+                    await onOutcome(job, outcome)
                 }
             case .starting:
                 if !isStopping {
@@ -299,7 +287,7 @@ private struct SupervisedRun {
     }
 
     private mutating func handle(
-        _ message: WorkerMessage, from id: Int, printed: [String], onOutcome: @Sendable (BatchJob, ImageOutcome) async -> Void
+        _ message: WorkerMessage, from id: Int, printed: [String], onOutcome: @Sendable (ImageJob, ImageOutcome) async -> Void
     ) async {
         guard let worker = workers[id] else { return }
         // Each message is allowed in one phase only; anything else breaks the protocol, and a

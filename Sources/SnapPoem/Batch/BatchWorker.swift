@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The worker side of a supervised batch (see `BatchSupervisor`): a process that reads its
@@ -140,15 +139,12 @@ private struct ChannelReader {
             if let piece = framer.next() { return piece }
             if ended { return nil }
             let descriptor = self.descriptor
-            let chunk: Data? = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-                    while true {
-                        let count = read(descriptor, &buffer, buffer.count)
-                        if count < 0, errno == EINTR { continue }
-                        continuation.resume(returning: count > 0 ? Data(buffer[0..<count]) : nil)
-                        return
-                    }
+            let chunk: Data? = await offload(qos: .default) {
+                var buffer = [UInt8](repeating: 0, count: 1 << 20)
+                while true {
+                    let count = read(descriptor, &buffer, buffer.count)
+                    if count < 0, errno == EINTR { continue }
+                    return count > 0 ? Data(buffer[0..<count]) : nil
                 }
             }
             guard let chunk else {

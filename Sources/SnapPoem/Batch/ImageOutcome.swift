@@ -3,7 +3,7 @@ import Foundation
 /// What became of one image of a batch, however it was read: the answer a worker process
 /// sends back for a request (`WorkerMessage`), what the supervisor makes of a worker that
 /// crashed or ran over its limit, and what a batch of one read in this process gives.
-/// `BatchDelivery` turns it into an output file, a manifest line and what a person is told.
+/// `OutcomeDelivery` turns it into an output file, a manifest line and what a person is told.
 public struct ImageOutcome: Sendable, Equatable, Codable {
     /// How the image ended.
     public enum Status: Sendable, Equatable, Hashable, Codable {
@@ -141,7 +141,7 @@ public struct ImageOutcome: Sendable, Equatable, Codable {
 extension ManifestEntry {
     /// The manifest line for `job` ending as `outcome`, under a run whose options hash is
     /// `optionsHash`; `output` and `outputHash` are set by whoever wrote the output.
-    public init(_ job: BatchJob, _ outcome: ImageOutcome, optionsHash: String) {
+    public init(_ job: ImageJob, _ outcome: ImageOutcome, optionsHash: String) {
         self.init(
             input: job.input.relativePath, path: job.input.path, contentHash: outcome.contentHash, optionsHash: optionsHash,
             status: outcome.status.manifestStatus, meanConfidence: outcome.meanConfidence, hasText: outcome.hasText,

@@ -40,7 +40,7 @@ public struct ImageReader: Sendable {
     ///     with its number (a batch worker tells its supervisor, whose per-image limit then
     ///     starts again for the page).
     public func read(
-        _ job: BatchJob, progress: (@Sendable (Int) -> Void)? = nil, pageStarted: (@Sendable (Int) -> Void)? = nil
+        _ job: ImageJob, progress: (@Sendable (Int) -> Void)? = nil, pageStarted: (@Sendable (Int) -> Void)? = nil
     ) async -> ImageOutcome {
         let clock = ContinuousClock()
         let start = clock.now
@@ -82,10 +82,13 @@ public struct ImageReader: Sendable {
         } catch {
             if case .outOfMemory(let path, let stage) = error, let memoryLimit {
                 let limit =
-                    "the worker memory limit of \(memoryLimit >> 20) MB (--worker-memory) is too small for this image: raise it, or scale the image down"
+                    "the worker memory limit of \(memoryLimit >> 20) MB is too small for this image: raise it, or scale the image down"
                 return ImageOutcome(
                     status: .failed(.input),
-                    diagnostics: [Diagnostic(.error, "out of memory while \(stage); \(limit)", subject: path, category: .input)],
+                    diagnostics: [
+                        Diagnostic(
+                            .error, "out of memory while \(stage); \(limit)", subject: path, category: .input, setting: .workerMemory)
+                    ],
                     contentHash: contentHash, totalTime: clock.now - start)
             }
             return .failed(error, contentHash: contentHash, totalTime: clock.now - start)
@@ -112,7 +115,7 @@ extension ImageReader {
 
     /// Reads every page of `document` and renders them as one document.
     private func read(
-        _ document: ImageDocument, job: BatchJob, contentHash: String?, start: ContinuousClock.Instant,
+        _ document: ImageDocument, job: ImageJob, contentHash: String?, start: ContinuousClock.Instant,
         progress: (@Sendable (Int) -> Void)?, pageStarted: (@Sendable (Int) -> Void)?
     ) async -> ImageOutcome {
         let clock = ContinuousClock()

@@ -7,10 +7,10 @@ public struct InProcessReader: BatchReader {
     /// The scan and what to make of each poem, as a worker would be told.
     public var configuration: WorkerConfiguration
     /// Recognition progress of the job being read, 0–100, from another thread.
-    public var progress: (@Sendable (BatchJob, Int) -> Void)?
+    public var progress: (@Sendable (ImageJob, Int) -> Void)?
 
     /// Creates a reader.
-    public init(configuration: WorkerConfiguration, progress: (@Sendable (BatchJob, Int) -> Void)? = nil) {
+    public init(configuration: WorkerConfiguration, progress: (@Sendable (ImageJob, Int) -> Void)? = nil) {
         self.configuration = configuration
         self.progress = progress
     }
@@ -22,9 +22,9 @@ public struct InProcessReader: BatchReader {
     /// - Throws: `BatchStartFailure` when the engine cannot start (category `.engine`, or
     ///   `.usage` for an option value the engine refused).
     public func read(
-        _ jobs: [BatchJob], onStart: @escaping @Sendable (BatchJob) -> Void = { _ in },
-        onOutcome: @escaping @Sendable (BatchJob, ImageOutcome) async -> Void
-    ) async throws(BatchStartFailure) -> [BatchJob] {
+        _ jobs: [ImageJob], onStart: @escaping @Sendable (ImageJob) -> Void = { _ in },
+        onOutcome: @escaping @Sendable (ImageJob, ImageOutcome) async -> Void
+    ) async throws(BatchStartFailure) -> [ImageJob] {
         guard !jobs.isEmpty else { return [] }
         func startFailure(_ error: SnapPoemError) -> BatchStartFailure {
             var failure = Diagnostic(error)
@@ -61,9 +61,9 @@ public struct InProcessReader: BatchReader {
     /// Reads `jobs` in turn with `reader`: the jobs not started (after a cancellation), or why
     /// the models did not load.
     private func read(
-        _ jobs: [BatchJob], with reader: ImageReader, onStart: @Sendable (BatchJob) -> Void,
-        onOutcome: @Sendable (BatchJob, ImageOutcome) async -> Void
-    ) async -> Result<[BatchJob], SnapPoemError> {
+        _ jobs: [ImageJob], with reader: ImageReader, onStart: @Sendable (ImageJob) -> Void,
+        onOutcome: @Sendable (ImageJob, ImageOutcome) async -> Void
+    ) async -> Result<[ImageJob], SnapPoemError> {
         for (position, job) in jobs.enumerated() {
             if Task.isCancelled { return .success(Array(jobs[position...])) }
             onStart(job)

@@ -33,8 +33,9 @@ public struct InputCollection: Sendable {
     /// (`SnapPoemError.unreadableFolder`, `.noImagesInFolder`), one per folder.
     public var problems: [SnapPoemError]
     /// Things skipped that a person should know about: link loops, folders reached twice,
-    /// entries that cannot be examined. One line each, naming the path.
-    public var notes: [String]
+    /// entries that cannot be examined, links not followed out of a folder (about
+    /// `Setting.followLinks`). Warnings of one line each, naming the path.
+    public var notes: [Diagnostic]
     /// Whether any argument was a folder (a folder stands for a batch even when it holds a
     /// single image).
     public var hasFolderArgument: Bool
@@ -176,7 +177,7 @@ private struct FolderWalk {
     let shownRoot: String
     let confinement: Confinement
     var found: [(full: [UInt8], relative: [UInt8])] = []
-    var notes: [String] = []
+    var notes: [Diagnostic] = []
     var problem: SnapPoemError?
     /// Entries that may still be examined; below zero once the limit was passed, and the
     /// walk stopped.
@@ -191,7 +192,7 @@ private struct FolderWalk {
     }
 
     /// Why the link at `path` is not followed, or nil when it may be: it leads out of the
-    /// folder argument (and `--follow-links` was not given).
+    /// folder argument (and following such links, `Setting.followLinks`, was not asked for).
     private func outsideNote(link path: [UInt8], shown child: [UInt8]) -> String? {
         switch confinement {
         case .none:
@@ -208,7 +209,7 @@ private struct FolderWalk {
             }
             if CanonicalPath.isPath(target, within: folder) { return nil }
             let place = BatchInput.displayName(of: target)
-            return "\(shown(child)): symbolic link not followed: it leads out of \(shownRoot), to \(place) (--follow-links follows it)"
+            return "\(shown(child)): symbolic link not followed: it leads out of \(shownRoot), to \(place)"
         }
     }
 
@@ -238,7 +239,7 @@ private struct FolderWalk {
             if isRoot {
                 problem = .unreadableFolder(path: shownRoot, reason: "it cannot be listed: \(reason)")
             } else {
-                notes.append("\(shown(relative)): folder skipped, it cannot be listed (\(reason))")
+                notes.append(Diagnostic(.warning, "\(shown(relative)): folder skipped, it cannot be listed (\(reason))"))
             }
             return
         }
@@ -254,7 +255,7 @@ private struct FolderWalk {
                 if Self.hasImageExtension(name) {
                     found.append((path, child))
                 } else {
-                    notes.append("\(shown(child)): skipped, it cannot be examined (\(reason))")
+                    notes.append(Diagnostic(.warning, "\(shown(child)): skipped, it cannot be examined (\(reason))"))
                 }
                 continue
             }
@@ -266,24 +267,24 @@ private struct FolderWalk {
                 if linkStatus.isSymbolicLink, Self.hasImageExtension(name) {
                     found.append((path, child))
                 } else if code == ELOOP {
-                    notes.append("\(shown(child)): symbolic link loop, not followed")
+                    notes.append(Diagnostic(.warning, "\(shown(child)): symbolic link loop, not followed"))
                 } else {
                     let reason = String(cString: strerror(code)).lowercased()
-                    notes.append("\(shown(child)): skipped, it leads to nothing that can be examined (\(reason))")
+                    notes.append(Diagnostic(.warning, "\(shown(child)): skipped, it leads to nothing that can be examined (\(reason))"))
                 }
                 continue
             }
             if linkStatus.isSymbolicLink, status.isDirectory || Self.hasImageExtension(name),
                 let note = outsideNote(link: path, shown: child)
             {
-                notes.append(note)
+                notes.append(Diagnostic(.warning, note, setting: .followLinks))
                 continue
             }
             if status.isDirectory {
                 if ancestors.contains(status.identity) {
-                    notes.append("\(shown(child)): symbolic link to a folder above it (a loop), not followed")
+                    notes.append(Diagnostic(.warning, "\(shown(child)): symbolic link to a folder above it (a loop), not followed"))
                 } else if let earlier = visited[status.identity] {
-                    notes.append("\(shown(child)): the same folder as \(shown(earlier)), read once")
+                    notes.append(Diagnostic(.warning, "\(shown(child)): the same folder as \(shown(earlier)), read once"))
                 } else {
                     visited[status.identity] = child
                     walk(relative: child, ancestors: ancestors + [status.identity], isRoot: false)

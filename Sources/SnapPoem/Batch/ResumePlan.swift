@@ -5,7 +5,7 @@ import Foundation
 /// `ManifestSet`), with what the run says and records about the others.
 public struct ResumePlan: Sendable {
     /// The jobs to read, in input order.
-    public var toRead: [BatchJob] = []
+    public var toRead: [ImageJob] = []
     /// The indices of jobs whose existing output may be replaced.
     public var overwrites: Set<Int> = []
     /// Lines to append to this run's manifest now: inputs skipped, outputs refused.
@@ -32,7 +32,7 @@ public struct ResumePlan: Sendable {
     ///   - policy: `--force`, `--retry-failed`.
     ///   - protected: the run's inputs, which no output may replace.
     public init(
-        jobs: [BatchJob], folder: OutputFolder, layout: OutputLayout, manifests: ManifestSet, optionsHash: String,
+        jobs: [ImageJob], folder: OutputFolder, layout: OutputLayout, manifests: ManifestSet, optionsHash: String,
         policy: ResumeDecision.Policy, protecting protected: ProtectedFiles
     ) {
         for job in jobs {
@@ -78,15 +78,15 @@ public struct ResumePlan: Sendable {
                 if earlier?.status == .timedOut {
                     diagnostics.append(
                         Diagnostic(
-                            .warning, "skipped; its text was cut short by --timeout before (--retry-failed reads it again)",
-                            subject: job.input.path, category: .timeLimit))
+                            .warning, "skipped; its text was cut short by the time limit before, and retrying failed inputs reads it again",
+                            subject: job.input.path, category: .timeLimit, setting: .retryFailed))
                 }
                 diagnostics.append(Diagnostic(.remark, "skipped (done before) → \(shown)", subject: job.input.path))
             case .failedBefore(let entry):
                 diagnostics.append(
                     Diagnostic(
-                        .error, "\(entry.recordedReason) (failed before; not read again without --retry-failed)", subject: job.input.path,
-                        category: .input))
+                        .error, "\(entry.recordedReason); failed before, and not read again unless failed inputs are retried",
+                        subject: job.input.path, category: .input, setting: .retryFailed))
                 failed += 1
             case .outputInTheWay:
                 refuse(
@@ -120,7 +120,7 @@ public struct ResumePlan: Sendable {
 
     /// An output that cannot be written whatever the image holds: refused before reading.
     /// Its line still remembers the outputs written for the input before (`earlier`'s).
-    private mutating func refuse(_ job: BatchJob, _ error: SnapPoemError, relative: String, optionsHash: String, earlier: ManifestEntry?) {
+    private mutating func refuse(_ job: ImageJob, _ error: SnapPoemError, relative: String, optionsHash: String, earlier: ManifestEntry?) {
         diagnostics.append(Diagnostic(error))
         var entry = ManifestEntry(
             input: job.input.relativePath, path: job.input.path, contentHash: nil, optionsHash: optionsHash, status: .failed,

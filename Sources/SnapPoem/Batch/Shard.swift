@@ -12,7 +12,7 @@ public struct Shard: Sendable, Equatable {
     /// Creates a shard; `index` must be in 1...count.
     public init(index: Int, count: Int) throws(SnapPoemError) {
         guard count >= 1, (1...count).contains(index) else {
-            throw .invalidOption(option: "--shard", reason: "'\(index)/\(count)' must be K/N with 1 ≤ K ≤ N")
+            throw .invalidOption(option: Setting.shard.rawValue, reason: "'\(index)/\(count)' must be K/N with 1 ≤ K ≤ N")
         }
         self.index = index
         self.count = count
@@ -22,7 +22,7 @@ public struct Shard: Sendable, Equatable {
     public init(parsing text: String) throws(SnapPoemError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
-            throw .invalidOption(option: "--shard", reason: "'\(text)' is not K/N, e.g. 2/8")
+            throw .invalidOption(option: Setting.shard.rawValue, reason: "'\(text)' is not K/N, e.g. 2/8")
         }
         try self.init(index: index, count: count)
     }
@@ -51,32 +51,36 @@ extension Shard {
     ///     `ProcessInfo.processInfo.environment`.
     ///   - count: N when given on the command line; for Slurm it must agree with
     ///     `SLURM_ARRAY_TASK_COUNT`.
-    /// - Throws: `SnapPoemError.invalidOption` naming the variable that is missing or wrong.
+    /// - Throws: `SnapPoemError.invalidOption` naming the variable that is missing or wrong,
+    ///   about `Setting.shardCount` when `count` is missing or disagrees, else about
+    ///   `Setting.shardFromEnvironment`.
     public static func fromEnvironment(_ environment: [String: String], count: Int? = nil) throws(SnapPoemError) -> Shard {
+        let scheduler = Setting.shardFromEnvironment.rawValue
+        let given = Setting.shardCount.rawValue
         func number(_ name: String) throws(SnapPoemError) -> Int? {
             guard let text = environment[name] else { return nil }
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw .invalidOption(option: "--shard auto", reason: "\(name)='\(text)' is not a whole number")
+                throw .invalidOption(option: scheduler, reason: "\(name)='\(text)' is not a whole number")
             }
             return value
         }
         if let task = try number("SLURM_ARRAY_TASK_ID") {
             guard let total = try number("SLURM_ARRAY_TASK_COUNT") else {
-                throw .invalidOption(option: "--shard auto", reason: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
+                throw .invalidOption(option: scheduler, reason: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
             }
             let minimum = try number("SLURM_ARRAY_TASK_MIN") ?? 1
             let step = max(1, try number("SLURM_ARRAY_TASK_STEP") ?? 1)
             let offset = task - minimum
             guard offset >= 0, offset % step == 0, offset / step < total else {
                 throw .invalidOption(
-                    option: "--shard auto",
+                    option: scheduler,
                     reason:
                         "Slurm array task \(task) is not one of \(total) evenly spaced tasks from \(minimum) in steps of \(step); submit with --array=1-N"
                 )
             }
             if let count, count != total {
                 throw .invalidOption(
-                    option: "--shard auto/\(count)", reason: "the Slurm job array has \(total) tasks (SLURM_ARRAY_TASK_COUNT), not \(count)"
+                    option: given, reason: "the Slurm job array has \(total) tasks (SLURM_ARRAY_TASK_COUNT), not \(count)"
                 )
             }
             return try Shard(index: offset / step + 1, count: total)
@@ -84,17 +88,18 @@ extension Shard {
         if let completion = try number("JOB_COMPLETION_INDEX") {
             guard let count else {
                 throw .invalidOption(
-                    option: "--shard auto",
-                    reason: "in a Kubernetes Indexed Job the number of shards must be given: --shard auto/N, N = the Job's completions")
+                    option: given,
+                    reason:
+                        "a Kubernetes Indexed Job does not tell a pod how many shards there are: give their number, the Job's completions")
             }
             guard (0..<count).contains(completion) else {
                 throw .invalidOption(
-                    option: "--shard auto/\(count)", reason: "JOB_COMPLETION_INDEX=\(completion) is not in 0…\(count - 1)")
+                    option: given, reason: "JOB_COMPLETION_INDEX=\(completion) is not in 0…\(count - 1)")
             }
             return try Shard(index: completion + 1, count: count)
         }
         throw .invalidOption(
-            option: "--shard auto",
+            option: scheduler,
             reason:
                 "neither a Slurm job array (SLURM_ARRAY_TASK_ID) nor a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) is in the environment; give K/N"
         )

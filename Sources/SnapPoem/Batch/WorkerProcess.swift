@@ -255,8 +255,8 @@ enum ExitStatus {
     /// What to add to `describe(status)` when a worker that ran under a memory limit of
     /// `limit` bytes died by a signal after saying that an allocation failed (C++'s
     /// `std::bad_alloc`, Swift's "could not allocate memory", a library's "out of memory"):
-    /// the limit, and the option that raises it. Empty otherwise: a crash that printed no
-    /// such thing is not blamed on memory.
+    /// the limit, and that raising it helps (`Setting.workerMemory`). Empty otherwise: a crash
+    /// that printed no such thing is not blamed on memory.
     static func memoryHint(status: Int32, printed: [String], limit: Int?) -> String {
         guard isSignal(status), status & 0x7F != SIGKILL, let limit else { return "" }
         let saysMemory = printed.contains { line in
@@ -264,7 +264,7 @@ enum ExitStatus {
             return ["bad_alloc", "allocat", "out of memory"].contains { lower.contains($0) }
         }
         guard saysMemory else { return "" }
-        return ", after an allocation failed under the worker memory limit of \(limit >> 20) MB (--worker-memory raises it)"
+        return ", after an allocation failed under the worker memory limit of \(limit >> 20) MB; raising it may help"
     }
 
     /// Whether the process ended by a signal rather than by exiting.

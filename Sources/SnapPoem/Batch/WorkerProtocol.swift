@@ -54,7 +54,7 @@ public struct WorkerRequest: Sendable, Equatable, Codable {
     public var contents: Data?
 
     /// Creates a request for `job`.
-    public init(id: Int, job: BatchJob) {
+    public init(id: Int, job: ImageJob) {
         self.id = id
         self.path = Data(job.input.fileSystemPath)
         self.name = job.input.path
@@ -64,8 +64,8 @@ public struct WorkerRequest: Sendable, Equatable, Codable {
     }
 
     /// The job this request names.
-    public var job: BatchJob {
-        BatchJob(
+    public var job: ImageJob {
+        ImageJob(
             index: id,
             input: BatchInput(
                 path: name, relativePath: relativeName, fileSystemPath: Array(path), enclosingFolder: enclosingFolder.map { Array($0) }),

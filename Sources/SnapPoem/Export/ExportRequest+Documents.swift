@@ -63,8 +63,8 @@ extension ExportRequest {
             if imagesPage == nil {
                 rendered.diagnostics.append(
                     Diagnostic(
-                        .warning, "the file has \(count) pages; the images show page 1 (choose another with --annotate-page)",
-                        subject: name))
+                        .warning, "the file has \(count) pages; the images show page 1, and another page can be chosen", subject: name,
+                        setting: .annotationPage))
             }
             var single = self
             single.format = sideBySide ? .html : .text
@@ -111,7 +111,7 @@ extension ExportRequest {
                     SnapPoemError.exportFailed(
                         path: name, format: format.rawValue,
                         reason:
-                            "the file has \(count) pages, and Tesseract's \(format.rawValue) rendering is made for one; use --format json, which has every page's lines and words, or split the file (tiffsplit) and read its pages as a batch"
+                            "the file has \(count) pages, and Tesseract's \(format.rawValue) rendering is made for one; export JSON instead, which has every page's lines and words, or split the file (tiffsplit) and read its pages as a batch"
                     ), category: .output))
         }
         return rendered

@@ -69,7 +69,7 @@ extension ExportRequest {
                     Diagnostic(
                         .warning,
                         "the mailto: URL is \(url.utf8.count) characters long; some programs cut URLs beyond about "
-                            + "\(Self.longestSafeURL), so '--format eml' is the safer way to send a long poem", subject: name))
+                            + "\(Self.longestSafeURL), so an e-mail draft (eml) is the safer way to send a long poem", subject: name))
             }
             rendered.document = Data((url + "\n").utf8)
         } else {

@@ -33,7 +33,7 @@ public enum PoemDiagnostics {
             messages.append(
                 "\(count(regions, "region")) of text could not be read\(cause) "
                     + "(\(percent(coverage.coveredAfterReread)) of the text is covered); the poem may be missing lines: compare it with "
-                    + "the image (--format json lists the regions under coverage.unreadRegions)")
+                    + "the image (the JSON export lists the regions under coverage.unreadRegions)")
         }
         return messages.map { Diagnostic(.warning, $0, subject: name) }
     }

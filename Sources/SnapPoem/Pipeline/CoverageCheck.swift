@@ -114,7 +114,7 @@ public struct CoverageCheck: Sendable {
                 return !bounds.exceeds(placed)
                     && !words.contains { $0.expanded(by: margin, margin).contains(x: placed.centerX, y: placed.centerY) }
             }
-            guard let crop = try await offload({ image.cropped(to: region, keepingShapes: keepsShape) }) else {
+            guard let crop = await offload({ image.cropped(to: region, keepingShapes: keepsShape) }) else {
                 reread.append(RereadRegion(box: region, lineCount: 0, wordCount: 0))
                 continue
             }

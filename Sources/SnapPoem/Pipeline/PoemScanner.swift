@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 /// The whole pipeline: image file → decoded image → preprocessed image → recognised page →
 /// personalised poem.
@@ -368,48 +366,4 @@ public final class PoemScanner: Sendable {
         if let deadline { options.timeLimit = max(.zero, ContinuousClock.now.duration(to: deadline)) }
         return (try await recognizer.recognize(image, options: options, name: name, progress: progress), nil)
     }
-}
-
-/// A flag raised once, from any thread, and read from another.
-final class StopFlag: Sendable {
-    private let raised = Atomic<Bool>(false)
-    /// Raises the flag.
-    func raise() { raised.store(true, ordering: .relaxed) }
-    /// Whether `raise()` was called.
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
-}
-
-/// `offload(_:)` for work that can wait on something outside (standard input, a file that
-/// keeps its reader waiting): `work` is handed a flag that cancelling the calling task
-/// raises, and asks it while it waits.
-func offloadStoppable<T: Sendable>(
-    _ work: @escaping @Sendable (StopFlag) throws(SnapPoemError) -> T
-) async throws(SnapPoemError) -> T {
-    let stop = StopFlag()
-    let result: Result<T, SnapPoemError> = await withTaskCancellationHandler {
-        do throws(SnapPoemError) {
-            return .success(try await offload { () throws(SnapPoemError) in try work(stop) })
-        } catch {
-            return .failure(error)
-        }
-    } onCancel: {
-        stop.raise()
-    }
-    return try result.get()
-}
-
-/// Runs CPU-heavy work on a Dispatch thread, so that Swift's small cooperative pool stays free.
-func offload<T: Sendable>(
-    _ work: @escaping @Sendable () throws(SnapPoemError) -> T
-) async throws(SnapPoemError) -> T {
-    let result: Result<T, SnapPoemError> = await withCheckedContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async {
-            do throws(SnapPoemError) {
-                continuation.resume(returning: .success(try work()))
-            } catch {
-                continuation.resume(returning: .failure(error))
-            }
-        }
-    }
-    return try result.get()
 }

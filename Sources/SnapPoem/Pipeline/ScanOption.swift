@@ -343,7 +343,7 @@ extension ScanConfiguration {
         // Pairs that did not come through `Replacement(parsing:)` (a file's, a page's fields)
         // meet the same bounds.
         if let problem = ReplacementSet.sizeProblem(unique) {
-            throw .rejected(option: .replace, error: .invalidOption(option: "--replace", reason: problem))
+            throw .rejected(option: .replace, error: .invalidOption(option: Setting.replace.rawValue, reason: problem))
         }
         return ReplacementSet(unique, options: options)
     }

@@ -66,20 +66,29 @@ public struct Diagnostic: Sendable, Equatable, Hashable, Codable {
     public var message: String
     /// Lines that belong under the message (the replacements of a `--report`), one each.
     public var notes: [String]
+    /// The setting the message is about, or that would change the outcome (the worker memory
+    /// limit an image ran out of): the message says it in words, and a front end may name it
+    /// its own way after the message. Nil when none.
+    public var setting: Setting?
 
     /// Creates a diagnostic.
-    public init(_ severity: Severity, _ message: String, subject: String? = nil, category: Category? = nil, notes: [String] = []) {
+    public init(
+        _ severity: Severity, _ message: String, subject: String? = nil, category: Category? = nil, notes: [String] = [],
+        setting: Setting? = nil
+    ) {
         self.severity = severity
         self.category = category
         self.subject = subject
         self.message = message
         self.notes = notes
+        self.setting = setting
     }
 
     /// The error as a diagnostic: its one-line description (which names the file), in the
-    /// category its case calls for (`SnapPoemError.category`).
+    /// category its case calls for (`SnapPoemError.category`), about its setting
+    /// (`SnapPoemError.setting`).
     public init(_ error: SnapPoemError) {
-        self.init(.error, error.description, category: error.category)
+        self.init(.error, error.description, category: error.category, setting: error.setting)
     }
 
     /// The line as a person reads it, without a severity prefix: `subject: message`.

@@ -84,9 +84,9 @@ enum LibrarySetup {
     }
 
     /// The names found by `ensureTesseract`, nil until it succeeds. Behind a pthread mutex
-    /// (`NSLock`) rather than `Mutex`, whose futex ThreadSanitizer cannot see through when
+    /// (`Locked`) rather than `Mutex`, whose futex ThreadSanitizer cannot see through when
     /// engines start on several threads at once.
-    private static let tesseractSetup = LockedValue<Set<String>?>(nil)
+    private static let tesseractSetup = Locked<Set<String>?>(nil)
 
     /// The calling thread's OpenMP setting before `enterTesseract`, for `leaveTesseract`.
     struct ThreadState {
@@ -111,7 +111,7 @@ enum LibrarySetup {
     }
 
     /// Whether `ProcessSettings.applyQuietDefaults()` asked for Tesseract's quiet defaults.
-    private static let quietTesseract = LockedValue(false)
+    private static let quietTesseract = Locked(false)
 
     /// Makes Tesseract's quiet defaults (`TesseractProcessSettings.quiet`) part of the set-up:
     /// at once when an engine has started, else when the first one starts.
@@ -120,21 +120,6 @@ enum LibrarySetup {
         tesseractSetup.withLock { state in
             if state != nil { _ = TesseractProcessSettings.apply(TesseractProcessSettings.quiet) }
         }
-    }
-}
-
-/// A value behind an `NSLock`.
-final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    /// Runs `body` with the value, holding the lock.
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&stored)
     }
 }
 

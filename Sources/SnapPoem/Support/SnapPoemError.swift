@@ -38,7 +38,9 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
     case engineInitializationFailed(reason: String)
     /// A Tesseract variable name or value was refused.
     case invalidEngineVariable(name: String, reason: String)
-    /// An option value is out of range or inconsistent; `option` names the flag or property.
+    /// An option value is out of range or inconsistent; `option` names the property or
+    /// parameter (`dotsPerInch`, `to`), or the `Setting` by its raw value (`shard`), never a
+    /// front end's spelling of it: `setting` gives the latter as a value.
     case invalidOption(option: String, reason: String)
     /// Recognition itself failed.
     case recognitionFailed(path: String, reason: String)
@@ -115,7 +117,7 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
             let list = available.isEmpty ? "none" : available.joined(separator: ", ")
             return "language '\(language)' not found in tessdata at \(tessdata); available: \(list)"
         case .tessdataNotFound(let searched):
-            return "no tessdata folder found; looked in: \(searched.joined(separator: ", ")); use --tessdata DIR or TESSDATA_PREFIX"
+            return "no tessdata folder found; looked in: \(searched.joined(separator: ", ")); name one, or set TESSDATA_PREFIX"
         case .engineInitializationFailed(let reason):
             return "Tesseract could not start: \(reason)"
         case .invalidEngineVariable(let name, let reason):
@@ -159,6 +161,23 @@ public enum SnapPoemError: Error, Sendable, Equatable, CustomStringConvertible, 
 }
 
 extension SnapPoemError {
+    /// The setting this error is about, for a front end to name its own way (the command
+    /// line's flag): `.tessdata` when no tessdata folder was found, `.overwrite` for an
+    /// output not written because a file was in the way, the `Setting` an `invalidOption`
+    /// names; nil for the others.
+    public var setting: Setting? {
+        switch self {
+        case .tessdataNotFound: .tessdata
+        case .outputNotWritten(_, let reason) where reason == Self.fileInTheWayReason: .overwrite
+        case .invalidOption(let option, _): Setting(rawValue: option)
+        default: nil
+        }
+    }
+
+    /// The reason of an `outputNotWritten` whose file was in the way, and replacing it not
+    /// asked for (`Setting.overwrite`).
+    static let fileInTheWayReason = "the file exists, and replacing it was not asked for"
+
     /// The name an image step uses in `outOfMemory` when it does not know the file; the
     /// pipeline replaces it with the file's name (`naming(_:)`).
     public static let unnamedImage = "image"

@@ -25,12 +25,12 @@ public struct Replacement: Sendable, Hashable, Codable {
         switch Self.split(argument) {
         case .success(let pair):
             self.init(find: pair.find, replaceWith: pair.replacement)
-            if let problem = lengthProblem { throw .invalidOption(option: "--replace", reason: problem) }
+            if let problem = lengthProblem { throw .invalidOption(option: Setting.replace.rawValue, reason: problem) }
         case .failure(.noEquals):
             throw .invalidOption(
-                option: "--replace", reason: "'\(OneLine.excerpt(argument))' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+                option: Setting.replace.rawValue, reason: "'\(OneLine.excerpt(argument))' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
         case .failure(.emptyFind):
-            throw .invalidOption(option: "--replace", reason: "'\(OneLine.excerpt(argument))' has nothing to find before '='")
+            throw .invalidOption(option: Setting.replace.rawValue, reason: "'\(OneLine.excerpt(argument))' has nothing to find before '='")
         }
     }
 

@@ -282,7 +282,7 @@ struct BadInputCorpusTests {
         BadInput(
             name: "--tessdata naming a folder without models", exitCode: 69,
             prepare: { folder in Invocation(arguments: [lenore, "--tessdata", folder.path], named: folder.path) },
-            lines: ["snap-poem: error: no tessdata folder found; looked in: {file}…"]),
+            lines: ["snap-poem: error: no tessdata folder found; looked in: {file}; name one, or set TESSDATA_PREFIX (--tessdata DIR)"]),
         BadInput(
             name: "a language without data", exitCode: 69, prepare: { _ in Invocation(arguments: [lenore, "-l", "deu"]) },
             lines: ["snap-poem: error: language 'deu' not found in tessdata at …"]),

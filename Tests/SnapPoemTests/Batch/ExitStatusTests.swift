@@ -26,7 +26,7 @@ struct ExitStatusTests {
         ])
     func memory(said: String) {
         let hint = ExitStatus.memoryHint(status: Self.killed(by: SIGABRT), printed: ["a.png: reading", said], limit: 2048 << 20)
-        #expect(hint == ", after an allocation failed under the worker memory limit of 2048 MB (--worker-memory raises it)")
+        #expect(hint == ", after an allocation failed under the worker memory limit of 2048 MB; raising it may help")
     }
 
     @Test("No hint without a limit, without a word about memory, after a clean exit, or for SIGKILL (described already)")

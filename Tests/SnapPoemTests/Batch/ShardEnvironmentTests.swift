@@ -32,7 +32,7 @@ struct ShardEnvironmentTests {
             (["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "1"], nil, "submit with --array=1-N"),
             (["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3"], 4, "has 3 tasks"),
             (["SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "3"], nil, "is not a whole number"),
-            (["JOB_COMPLETION_INDEX": "0"], nil, "--shard auto/N"),
+            (["JOB_COMPLETION_INDEX": "0"], nil, "does not tell a pod how many shards there are"),
             (["JOB_COMPLETION_INDEX": "4"], 4, "not in 0…3"),
         ] as [([String: String], Int?, String)])
     func refused(environment: [String: String], count: Int?, reason: String) {
@@ -41,6 +41,9 @@ struct ShardEnvironmentTests {
             Issue.record("accepted \(environment)")
         } catch {
             #expect(error.description.contains(reason), "\(error.description)")
+            // The library names the setting; the command line spells it (`--shard auto`).
+            #expect(!error.description.contains("--shard"), "\(error.description)")
+            #expect(error.setting == .shardFromEnvironment || error.setting == .shardCount)
         }
     }
 }

@@ -90,7 +90,7 @@ struct WorkerConfigurationTests {
         let message = WorkerMessage.result(7, outcome)
         let decoded = try #require(WorkerLine.decode(WorkerMessage.self, from: WorkerLine.encode(message).dropLast()))
         #expect(decoded == message)
-        let entry = ManifestEntry(BatchJob(index: 0, input: BatchInput(path: "in/a.png", relativePath: "a.png")), outcome, optionsHash: "h")
+        let entry = ManifestEntry(ImageJob(index: 0, input: BatchInput(path: "in/a.png", relativePath: "a.png")), outcome, optionsHash: "h")
         #expect(entry.status == .failed && entry.failure == .output)
         #expect(entry.error == "a.txt: output not written (full); nothing was left behind")
         #expect(entry.warnings == ["a.png: no text"])
@@ -102,7 +102,7 @@ struct WorkerConfigurationTests {
     func requestKeepsEnclosingFolder() throws {
         let input = BatchInput(
             path: "in/a.png", relativePath: "a.png", fileSystemPath: Array("in/a.png".utf8), enclosingFolder: [0x2F, 0xE9])
-        let line = WorkerLine.encode(WorkerRequest(id: 3, job: BatchJob(index: 3, input: input)))
+        let line = WorkerLine.encode(WorkerRequest(id: 3, job: ImageJob(index: 3, input: input)))
         let decoded = try #require(WorkerLine.decode(WorkerRequest.self, from: line.dropLast()))
         #expect(decoded.job.input == input)
         #expect(decoded.job.input.enclosingFolder == [0x2F, 0xE9])

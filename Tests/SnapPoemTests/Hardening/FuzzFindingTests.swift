@@ -11,7 +11,7 @@ struct FuzzFindingTests {
         // Parsed from outside, a FIND of spaces only is refused now; built in code it is
         // still a pair the matcher must survive.
         #expect(
-            throws: SnapPoemError.invalidOption(option: "--replace", reason: "'   =:A' has nothing to find before '='")
+            throws: SnapPoemError.invalidOption(option: "replace", reason: "'   =:A' has nothing to find before '='")
         ) { try Replacement(parsing: "   =:A") }
         let pair = Replacement(find: "   ", replaceWith: ":A")
         let result = ReplacementSet([pair]).apply(to: "See! on yon drear and rigid bier low lies thy love, Lenore!")

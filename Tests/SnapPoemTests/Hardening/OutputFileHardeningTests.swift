@@ -31,7 +31,7 @@ struct OutputFileHardeningTests {
         let link = folder.appendingPathComponent("link.txt").path
         try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.txt")
-        #expect(throws: SnapPoemError.outputNotWritten(path: link, reason: "the file exists; use --force to replace it")) {
+        #expect(throws: SnapPoemError.outputNotWritten(path: link, reason: "the file exists, and replacing it was not asked for")) {
             try OutputFile.write(Data("new\n".utf8), to: link)
         }
         try OutputFile.write(Data("new\n".utf8), to: link, overwrite: true)

@@ -39,7 +39,7 @@ struct MultiPageTIFFTests {
     @Test("The three-page TIFF reads all three poems in page order, CER ≤ 1 % against the three texts joined")
     func threePoems() async throws {
         let scanner = try await SharedScanner.get()
-        let seen = LockedValue<[DocumentProgress]>([])
+        let seen = Locked<[DocumentProgress]>([])
         let document = try await scanner.scanDocument(fileAt: Self.threePages) { progress in
             seen.withLock { $0.append(progress) }
         }
@@ -152,15 +152,15 @@ struct MultiPageTIFFTests {
     @Test("A batch reads the file as one job: one outcome with every page, each page after the first announced")
     func oneJob() async throws {
         let reader = ImageReader(scanner: try await SharedScanner.get(), request: ExportRequest(format: .text))
-        let started = LockedValue<[Int]>([])
+        let started = Locked<[Int]>([])
         let outcome = await reader.read(
-            BatchJob(index: 0, input: BatchInput(path: Self.threePages)), pageStarted: { page in started.withLock { $0.append(page) } })
+            ImageJob(index: 0, input: BatchInput(path: Self.threePages)), pageStarted: { page in started.withLock { $0.append(page) } })
         #expect(outcome.status == .ok && outcome.pageCount == 3 && outcome.failedPages.isEmpty)
         // The worker tells its supervisor of pages 2 and 3, whose per-image limit starts again.
         #expect(started.withLock { $0 } == [2, 3])
         let text = String(decoding: try #require(outcome.document), as: UTF8.self)
         #expect(text.components(separatedBy: "\u{0C}\n").count == 3)
-        let entry = ManifestEntry(BatchJob(index: 0, input: BatchInput(path: Self.threePages)), outcome, optionsHash: "sha256:o")
+        let entry = ManifestEntry(ImageJob(index: 0, input: BatchInput(path: Self.threePages)), outcome, optionsHash: "sha256:o")
         #expect(entry.pages == 3 && entry.failedPages.isEmpty)
         // The worker's message for it is one line that reads back.
         let line = WorkerLine.encode(WorkerMessage.page(7, 2))

@@ -8,7 +8,7 @@ import Testing
 struct LayeringTests {
     /// The stages from the lowest up. A folder may use its own types and those of the
     /// folders before it.
-    static let stages = ["Support", "Image", "OCR", "Text", "Pipeline", "Annotate", "Export", "Batch"]
+    static let stages = ["Support", "Image", "OCR", "Text", "Pipeline", "Annotate", "Export", "Output", "Batch"]
 
     static let library = Fixtures.root.appendingPathComponent("Sources/SnapPoem")
 

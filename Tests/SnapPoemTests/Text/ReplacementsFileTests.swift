@@ -78,7 +78,7 @@ struct ReplacementsFileTests {
             }
         }
         #expect(
-            throws: SnapPoemError.invalidOption(option: "--replace", reason: "'\(shown)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
+            throws: SnapPoemError.invalidOption(option: "replace", reason: "'\(shown)' has no '='; write FIND=REPLACE, e.g. Lenore=Alex")
         ) {
             try Replacement(parsing: million)
         }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Takes each image's outcome from whoever read it (`BatchReader`) and delivers it, the one
-/// place where a batch's results become files and manifest lines:
+/// place where the results of a run, a batch or a single image, become files and manifest
+/// lines:
 ///
 /// - at once, as each image finishes (so that a run killed later keeps it): the images
 ///   asked for beside the document (`--annotate`, `--save-preprocessed`), then the document
@@ -16,8 +17,8 @@ import Foundation
 ///
 /// Writing blocks (files flushed with `fsync`, lines appended), so the actor runs on a
 /// serial Dispatch queue of its own rather than on Swift's cooperative pool.
-public actor BatchDelivery {
-    private let executor = QueueExecutor(label: "snap-poem.batch-delivery")
+public actor OutcomeDelivery {
+    private let executor = QueueExecutor(label: "snap-poem.outcome-delivery")
     /// The actor's executor: a Dispatch queue of its own.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -61,7 +62,7 @@ public actor BatchDelivery {
     /// One image, delivered.
     public struct Delivery: Sendable {
         /// The image.
-        public var job: BatchJob
+        public var job: ImageJob
         /// How it ended, the writing of its outputs included.
         public var outcome: ImageOutcome
         /// What to tell a person, in order: what the process reading it printed (at most
@@ -103,7 +104,7 @@ public actor BatchDelivery {
     public private(set) var counts = Counts()
 
     /// A delivery for `jobs` (in input order), handing each `Delivery` to `deliver`.
-    public init(jobs: [BatchJob], settings: Settings, deliver: @escaping @Sendable (Delivery) -> Void) {
+    public init(jobs: [ImageJob], settings: Settings, deliver: @escaping @Sendable (Delivery) -> Void) {
         self.settings = settings
         self.deliver = deliver
         self.positions = Dictionary(jobs.enumerated().map { ($0.element.index, $0.offset) }, uniquingKeysWith: { first, _ in first })
@@ -111,7 +112,7 @@ public actor BatchDelivery {
 
     /// Takes one image's outcome: writes its outputs and manifest line now, and delivers it
     /// (and whatever it was holding back) once every image before it was delivered.
-    public func receive(_ job: BatchJob, _ outcome: ImageOutcome) {
+    public func receive(_ job: ImageJob, _ outcome: ImageOutcome) {
         var delivery = write(job, outcome)
         switch delivery.outcome.status {
         case .ok: counts.written += 1
@@ -139,7 +140,7 @@ public actor BatchDelivery {
     }
 
     /// Writes what `outcome` holds where it goes.
-    private func write(_ job: BatchJob, _ outcome: ImageOutcome) -> Delivery {
+    private func write(_ job: ImageJob, _ outcome: ImageOutcome) -> Delivery {
         var outcome = outcome
         var delivery = Delivery(job: job, outcome: outcome, diagnostics: [])
         func failWriting(_ error: SnapPoemError) {
@@ -213,7 +214,7 @@ public actor BatchDelivery {
     }
 
     /// What a process printed, as warnings naming the image.
-    private static func printedWarnings(_ printed: [String], job: BatchJob) -> [Diagnostic] {
+    private static func printedWarnings(_ printed: [String], job: ImageJob) -> [Diagnostic] {
         var warnings = printed.prefix(printedLinesShown).map { Diagnostic(.warning, $0, subject: job.input.path) }
         if printed.count > printedLinesShown {
             warnings.append(

@@ -5,7 +5,7 @@ import Synchronization
 /// The command's one path for images, whatever their number: the inputs are collected and
 /// checked, every output's fate is decided before any image is read, the images are read
 /// (`BatchReader`: worker processes for a batch, this process for a single image, through
-/// the same `ImageReader`), each outcome is delivered (`BatchDelivery`: files, manifest
+/// the same `ImageReader`), each outcome is delivered (`OutcomeDelivery`: files, manifest
 /// lines, then in input order what to say and the poem for standard output), and the exit
 /// code follows from what the `DiagnosticsEngine` counted.
 ///
@@ -13,7 +13,7 @@ import Synchronization
 /// `--output-dir`, JSON Lines or `--progress json`: then workers read the images, poems on
 /// one stream are framed, and a summary ends the run. A single image file is a batch of
 /// one read in this process, with its recognition progress shown on a terminal.
-struct BatchCommand {
+struct ScanCommand {
     let options: CommandOptions
     let console: Console
     /// The environment `--copy` looks for a clipboard tool in, `--shard auto` for a
@@ -45,12 +45,12 @@ struct BatchCommand {
         let inputs: [BatchInput]
         let protected: ProtectedFiles
         /// Jobs that failed before they could be read (standard input closed or too large).
-        let failedAtOnce: [(BatchJob, ImageOutcome)]
+        let failedAtOnce: [(ImageJob, ImageOutcome)]
         /// The jobs to read.
-        let toRead: [BatchJob]
+        let toRead: [ImageJob]
         /// With `--output-dir`: what earlier work decided.
         let plan: ResumePlan?
-        let destination: BatchDelivery.Destination
+        let destination: OutcomeDelivery.Destination
         /// With `--output-dir`: this run's manifest and its name.
         let manifest: (writer: ManifestWriter, name: String)?
     }
@@ -58,8 +58,8 @@ struct BatchCommand {
     /// What reading and delivering left.
     private struct Read {
         let sink: StreamSink
-        let counts: BatchDelivery.Counts
-        let notStarted: [BatchJob]
+        let counts: OutcomeDelivery.Counts
+        let notStarted: [ImageJob]
         let startFailure: BatchStartFailure?
     }
 
@@ -78,7 +78,7 @@ struct BatchCommand {
             }
         }
         diagnostics.emit(collection.problems.map { Diagnostic($0) })
-        diagnostics.emit(collection.notes.map { Diagnostic(.warning, $0) })
+        diagnostics.emit(collection.notes)
         guard let (selected, shard) = select(collection, diagnostics: diagnostics) else { return nil }
         var inputs = selected
         var protected = ProtectedFiles(fileSystemPaths: inputs.map(\.fileSystemPath))
@@ -94,8 +94,8 @@ struct BatchCommand {
                 protected = ProtectedFiles(fileSystemPaths: inputs.map(\.fileSystemPath))
             }
         }
-        var jobs = inputs.enumerated().map { BatchJob(index: $0.offset, input: $0.element) }
-        var failedAtOnce: [(BatchJob, ImageOutcome)] = []
+        var jobs = inputs.enumerated().map { ImageJob(index: $0.offset, input: $0.element) }
+        var failedAtOnce: [(ImageJob, ImageOutcome)] = []
         if let position = jobs.firstIndex(where: { $0.input.isStandardInput }) {
             do throws(SnapPoemError) {
                 jobs[position].contents = try await readStandardInput()
@@ -151,7 +151,7 @@ struct BatchCommand {
     private func readAndDeliver(_ prepared: Prepared, diagnostics: DiagnosticsEngine) async -> Read {
         let shape = prepared.shape
         let sink = StreamSink(options: options, shape: shape, console: console, diagnostics: diagnostics)
-        var settings = BatchDelivery.Settings(destination: prepared.destination)
+        var settings = OutcomeDelivery.Settings(destination: prepared.destination)
         settings.imagePaths[.preprocessed] = options.savePreprocessed
         settings.imagePaths[.annotated] = options.annotate
         settings.overwrite = options.force
@@ -161,7 +161,7 @@ struct BatchCommand {
         settings.optionsHash = options.batch.optionsHash
         settings.unfinished = unfinished
         let delivered = (prepared.failedAtOnce.map(\.0) + prepared.toRead).sorted { $0.index < $1.index }
-        let delivery = BatchDelivery(jobs: delivered, settings: settings, deliver: sink.deliver)
+        let delivery = OutcomeDelivery(jobs: delivered, settings: settings, deliver: sink.deliver)
         if shape.isBatch {
             diagnostics.startBatch(
                 total: prepared.inputs.count, toRead: delivered.count, skipped: prepared.plan?.skipped ?? 0,
@@ -234,7 +234,8 @@ struct BatchCommand {
             do throws(SnapPoemError) {
                 shard = try Shard.fromEnvironment(environment, count: automatic.count)
             } catch {
-                diagnostics.usageError(error.description)
+                let flag = error.setting == .shardCount ? automatic.count.map { "--shard auto/\($0)" } : nil
+                diagnostics.usageError(error.commandLineDescription(flag: flag))
                 return nil
             }
         }
@@ -306,30 +307,17 @@ struct BatchCommand {
     private func readStandardInput() async throws(SnapPoemError) -> Data {
         if console.inputIsClosed { throw .unreadableFile(path: "<stdin>", reason: "standard input is closed") }
         let limit = options.scan.imageLimits.maxFileBytes
-        let stop = Atomic(false)
-        let result: Result<Data, SnapPoemError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async {
-                    do throws(SnapPoemError) {
-                        continuation.resume(
-                            returning: .success(try InputFile.read("-", limit: limit, shouldStop: { stop.load(ordering: .relaxed) })))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }
-            }
-        } onCancel: {
-            stop.store(true, ordering: .relaxed)
+        return try await offloadStoppable { stop throws(SnapPoemError) in
+            try InputFile.read("-", limit: limit, shouldStop: { stop.isRaised })
         }
-        return try result.get()
     }
 
     /// Has `jobs` read, each outcome handed to `delivery`: by supervised workers for a
     /// batch, in this process for a single image. Returns the jobs never finished (after an
     /// interrupt) and why nothing could read them, if nothing could.
     private func read(
-        _ jobs: [BatchJob], configuration: WorkerConfiguration, shape: Shape, delivery: BatchDelivery, diagnostics: DiagnosticsEngine
-    ) async -> ([BatchJob], BatchStartFailure?) {
+        _ jobs: [ImageJob], configuration: WorkerConfiguration, shape: Shape, delivery: OutcomeDelivery, diagnostics: DiagnosticsEngine
+    ) async -> ([ImageJob], BatchStartFailure?) {
         guard !jobs.isEmpty else { return ([], nil) }
         let reader: any BatchReader
         if shape.isBatch {
@@ -343,7 +331,7 @@ struct BatchCommand {
             }
         } else {
             // Recognition progress is asked for only when a bar shows it.
-            var progress: (@Sendable (BatchJob, Int) -> Void)?
+            var progress: (@Sendable (ImageJob, Int) -> Void)?
             if diagnostics.mode == .bar { progress = { _, percent in diagnostics.imageProgress(percent) } }
             reader = InProcessReader(configuration: configuration, progress: progress)
         }
@@ -377,7 +365,7 @@ struct BatchCommand {
     }
 }
 
-extension BatchCommand {
+extension ScanCommand {
     /// What the inputs make of a run: a batch or a single image, and how poems share a
     /// stream.
     struct Shape: Sendable {
@@ -425,13 +413,13 @@ final class StreamSink: Sendable {
     }
 
     private let options: CommandOptions
-    private let shape: BatchCommand.Shape
+    private let shape: ScanCommand.Shape
     private let console: Console
     private let diagnostics: DiagnosticsEngine
     private let collects: Bool
     private let state = Mutex(State())
 
-    init(options: CommandOptions, shape: BatchCommand.Shape, console: Console, diagnostics: DiagnosticsEngine) {
+    init(options: CommandOptions, shape: ScanCommand.Shape, console: Console, diagnostics: DiagnosticsEngine) {
         self.options = options
         self.shape = shape
         self.console = console
@@ -445,7 +433,7 @@ final class StreamSink: Sendable {
     }
 
     /// Takes one delivered image, in input order.
-    @Sendable func deliver(_ delivery: BatchDelivery.Delivery) {
+    @Sendable func deliver(_ delivery: OutcomeDelivery.Delivery) {
         diagnostics.emit(delivery.diagnostics)
         diagnostics.count(delivery.outcome.status.category)
         if shape.isBatch {
@@ -478,7 +466,7 @@ final class StreamSink: Sendable {
 
     /// `-v`'s line: `ok, confidence 93, 1.4 s → OUT/a.txt`; nil for failures, whose error
     /// lines say it all.
-    private static func note(_ delivery: BatchDelivery.Delivery) -> String? {
+    private static func note(_ delivery: OutcomeDelivery.Delivery) -> String? {
         let outcome = delivery.outcome
         switch outcome.status {
         case .ok, .timedOut:

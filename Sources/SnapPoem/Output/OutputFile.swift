@@ -106,7 +106,7 @@ public enum OutputFile {
     }
 
     /// Why an existing file is kept.
-    static let existsReason = "the file exists; use --force to replace it"
+    static let existsReason = SnapPoemError.fileInTheWayReason
 
     /// Checks, before any work, that `write(_:to:overwrite:protecting:unfinished:)` could
     /// write `path`: nothing is there, or a regular file that `overwrite` allows replacing.
