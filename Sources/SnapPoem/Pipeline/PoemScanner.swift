@@ -215,9 +215,23 @@ public final class PoemScanner: Sendable {
         // specks) is read as it is instead, when the image as it is is within the bound: an
         // honest photo is never refused for what preparing did to it.
         let plainInstead = try await withinMarkBound(preparation, image: image, options: recognition, name: name)
+        // A page turned on a guess or by orientation detection is turned from the page that was
+        // read: the image as it is when the prepared page was over the bound (turned from the
+        // prepared page, a turned photo counted 143,605 marks, and was either read for minutes
+        // or not at all).
+        var turnStage = stage
         if let plainInstead {
             preparation = plainInstead.prepared
             overlapsCurvature = false
+            do throws(SnapPoemError) {
+                var plainOptions = PlainReadingCheck.options(from: options)
+                plainOptions.detectsOrientation = options.detectsOrientation
+                turnStage = try await offload { [plainOptions] () throws(SnapPoemError) in
+                    try ImagePreprocessor.start(image, options: plainOptions)
+                }
+            } catch {
+                throw error.naming(name)
+            }
         }
         preprocessTime += clock.now - countStart
         // An engine still finishing an earlier image's abandoned work (a time limit reached
@@ -245,7 +259,7 @@ public final class PoemScanner: Sendable {
             layoutReduction: preparation.report.lineFindingReduction, analysed: analysed)
         var recognizeTime = clock.now - recognizeStart
         if let retry = try await retryIfTurned(
-            stage: stage, first: preparation, page: page, stopped: reading?.stoppedEarly, lineStartTurn: reading?.lineStartTurn,
+            stage: turnStage, first: preparation, page: page, stopped: reading?.stoppedEarly, lineStartTurn: reading?.lineStartTurn,
             recognition: recognition,
             deadline: deadline, name: name, progress: progress)
         {
