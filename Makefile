@@ -409,6 +409,7 @@ dist: $(DIST)/snap-poem
 $(DIST)/snap-poem: Package.swift $(shell find Sources -type f 2>/dev/null) | deps
 	$(DIST_BUILD) --product snap-poem
 	$(DIST_BUILD) --product snap-poem-generate
+	install -d $(DIST)
 	install -m 0755 "$$($(DIST_BUILD) --show-bin-path)/snap-poem-generate" $(DIST)/snap-poem-generate
 	for shell in bash zsh fish; do $(DIST)/snap-poem-generate completion $$shell > $(DIST)/completion.$$shell; done
 	install -m 0755 "$$($(DIST_BUILD) --show-bin-path)/snap-poem" $(DIST)/snap-poem.unstripped
