@@ -33,6 +33,20 @@ enum PageMarks {
         if marks > limit { throw .tooManyMarks(path: name, marks: marks, limit: limit) }
     }
 
+    /// `check` as a question: the count when `image` (or its part inside `region`) holds more
+    /// than `limit` marks, nil when it is within the bound or `limit` is nil.
+    ///
+    /// - Throws: what `check` throws but `.tooManyMarks` (`.outOfMemory`).
+    static func marksOverLimit(_ image: PoemImage, region: BoundingBox?, limit: Int?, name: String) throws(SnapPoemError) -> Int? {
+        do throws(SnapPoemError) {
+            try check(image, region: region, limit: limit, name: name)
+            return nil
+        } catch {
+            guard case .tooManyMarks(_, let marks, _) = error else { throw error }
+            return marks
+        }
+    }
+
     /// The 8-connected dark shapes of `image` once thresholded at its Otsu split, as
     /// Tesseract thresholds a grey page (`pixSplitDistributionFgBg`, `pixThresholdToBinary`,
     /// `pixCountConnComp`); a 1-bit image is counted as it is. Nil when Leptonica fails.

@@ -5,12 +5,15 @@ import Foundation
 /// and kept when it is the surer one; and the way round a prepared page that the mark bound
 /// would refuse.
 extension PoemScanner {
-    /// The upright image as Tesseract would see it on its own: grey, at its own size (within
-    /// Tesseract's limits), turned by `rotation` degrees clockwise (the quarter turn the
-    /// prepared page needed), nothing else done.
+    /// The upright image as Tesseract would see it on its own (`page`): grey, at its own size
+    /// (within Tesseract's limits), turned by `rotation` degrees clockwise (the quarter turn
+    /// the prepared page needed), nothing else done; and the stage it was finished from, before
+    /// that turn (`stage`), from which a page read this way is turned when it reads badly.
     ///
     /// - Throws: `SnapPoemError.outOfMemory` naming `name`.
-    func plainPage(of image: PoemImage, rotation: Int, name: String) async throws(SnapPoemError) -> PreparedImage {
+    func plainPage(
+        of image: PoemImage, rotation: Int, name: String
+    ) async throws(SnapPoemError) -> (page: PreparedImage, stage: ImagePreprocessor.Stage) {
         let options = PlainReadingCheck.options(from: configuration.preprocessing)
         do throws(SnapPoemError) {
             return try await offload { () throws(SnapPoemError) in
@@ -18,7 +21,7 @@ extension PoemScanner {
                 let turn = rotation == 0 ? nil : PageOrientation(rotation: rotation, confidence: 0)
                 var plain = try ImagePreprocessor.finish(stage, turn: turn, applying: true)
                 plain.report.orientationConfidence = nil
-                return plain
+                return (plain, stage)
             }
         } catch {
             throw error.naming(name)
@@ -27,15 +30,15 @@ extension PoemScanner {
 
     /// Checks `prepared` against the mark bound (`PageMarks`). Over it, the image as it is
     /// (`plainPage`) is checked instead, and over that too, its grey cleaned of noise by a
-    /// 5×5 median; the first within the bound is returned with the reason. Nil when the
-    /// prepared page is within it.
+    /// 5×5 median; the first within the bound is returned with the plain page's stage (for a
+    /// turn, `retryIfTurned`) and the reason. Nil when the prepared page is within it.
     ///
     /// - Throws: `SnapPoemError.tooManyMarks`, with the prepared page's count, when the image
     ///   as it is and its noise-cleaned grey are over the bound too (or there is no plain page
     ///   to fall back on: a region of interest, `plainReading` never), `.outOfMemory`.
     func withinMarkBound(
         _ prepared: PreparedImage, image: PoemImage, options: RecognitionOptions, name: String
-    ) async throws(SnapPoemError) -> (prepared: PreparedImage, reason: String)? {
+    ) async throws(SnapPoemError) -> (prepared: PreparedImage, stage: ImagePreprocessor.Stage, reason: String)? {
         let limit = options.markLimit, region = options.regionOfInterest, page = prepared.image
         do throws(SnapPoemError) {
             try await offload { () throws(SnapPoemError) in try PageMarks.check(page, region: region, limit: limit, name: name) }
@@ -45,35 +48,34 @@ extension PoemScanner {
             // Refused, the prepared page's count is the one named (what --max-marks measures).
             let refusal = error
             let plain = try await plainPage(of: image, rotation: prepared.report.rotation, name: name)
-            let plainImage = plain.image
-            do throws(SnapPoemError) {
-                try await offload { () throws(SnapPoemError) in try PageMarks.check(plainImage, region: nil, limit: limit, name: name) }
-                return (plain, "the prepared page had \(marks) separate marks, over the limit; the image was read as it is")
-            } catch {
-                guard case .tooManyMarks(_, let plainMarks, _) = error else { throw error }
-                // Both over: what is counted is most often noise (low light, a sensor's grain,
-                // JPEG blocks, a screen's pixel grid), which a median at the scale of a stroke
-                // removes. The bound counts what is left.
-                let cleaned = try await offload { () throws(SnapPoemError) -> PreparedImage? in
-                    guard let filtered = plainImage.pix.medianFiltered().map(PoemImage.init(pix:)) else { return nil }
-                    do throws(SnapPoemError) {
-                        try PageMarks.check(filtered, region: nil, limit: limit, name: name)
-                    } catch {
-                        guard case .tooManyMarks = error else { throw error }
-                        return nil
-                    }
-                    var denoised = plain
-                    denoised.image = filtered
-                    denoised.report.notes.append("noise removed with a 5×5 median: the page had too many marks to read otherwise")
-                    return denoised
-                }
-                guard let cleaned else { throw refusal }
+            let plainImage = plain.page.image
+            let plainMarks = try await offload { () throws(SnapPoemError) in
+                try PageMarks.marksOverLimit(plainImage, region: nil, limit: limit, name: name)
+            }
+            guard let plainMarks else {
                 return (
-                    cleaned,
-                    "the prepared page had \(marks) separate marks and the image as it is \(plainMarks), over the limit; "
-                        + "the image was read with its noise removed (a 5×5 median)"
+                    plain.page, plain.stage, "the prepared page had \(marks) separate marks, over the limit; the image was read as it is"
                 )
             }
+            // Both over: what is counted is most often noise (low light, a sensor's grain,
+            // JPEG blocks, a screen's pixel grid), which a median at the scale of a stroke
+            // removes. The bound counts what is left.
+            let page = plain.page
+            let cleaned = try await offload { () throws(SnapPoemError) -> PreparedImage? in
+                guard let filtered = plainImage.pix.medianFiltered().map(PoemImage.init(pix:)),
+                    try PageMarks.marksOverLimit(filtered, region: nil, limit: limit, name: name) == nil
+                else { return nil }
+                var denoised = page
+                denoised.image = filtered
+                denoised.report.notes.append("noise removed with a 5×5 median: the page had too many marks to read otherwise")
+                return denoised
+            }
+            guard let cleaned else { throw refusal }
+            return (
+                cleaned, plain.stage,
+                "the prepared page had \(marks) separate marks and the image as it is \(plainMarks), over the limit; "
+                    + "the image was read with its noise removed (a 5×5 median)"
+            )
         }
     }
 
@@ -117,18 +119,14 @@ extension PoemScanner {
                 nil
             )
         }
-        let plain = try await plainPage(of: image, rotation: prepared.report.rotation, name: name)
+        let plain = try await plainPage(of: image, rotation: prepared.report.rotation, name: name).page
         func decided(_ why: String, plain: ReadingQuality?, kept: PlainReadingReport.Kept) -> PlainReadingReport {
             let took = start.duration(to: clock.now)
             let milliseconds = Int(took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000)
             return PlainReadingReport(reason: why, prepared: quality, plain: plain, kept: kept, milliseconds: milliseconds)
         }
         // The plain page meets the mark bound too: a page of scattered specks is not read as it is.
-        let plainImage = plain.image, limit = recognition.markLimit
-        do throws(SnapPoemError) {
-            try await offload { () throws(SnapPoemError) in try PageMarks.check(plainImage, region: nil, limit: limit, name: name) }
-        } catch {
-            guard case .tooManyMarks = error else { throw error }
+        guard try await isWithinMarkBound(plain.image, limit: recognition.markLimit, region: nil, name: name) else {
             return (decided("\(reason); the image as it is has too many marks to read", plain: nil, kept: .prepared), nil)
         }
         // Tesseract's own reading is its page recognition, not snap-poem's line by line: read

@@ -148,7 +148,10 @@ extension PoemScanner {
         }
         retry.preprocessTime += clock.now - start
         if Task.isCancelled { throw .cancelled(path: name) }
-        guard try await isWithinMarkBound(turned.image, recognition: recognition, name: name) else {
+        guard
+            try await isWithinMarkBound(
+                turned.image, limit: recognition.markLimit, region: recognition.regionOfInterest, name: name)
+        else {
             retry.report.notes.append(
                 "orientation detection suggested turning \(turn.rotation)°, but the turned page has too many marks to read; kept as it was")
             return retry
@@ -185,18 +188,13 @@ extension PoemScanner {
         return retry
     }
 
-    /// Whether `image` is within the mark bound of `recognition` (`PageMarks`): a page over it
-    /// is not worth a second reading.
+    /// Whether `image` (or its part inside `region`) is within the mark bound `limit`
+    /// (`PageMarks`): a page over it is not worth a second reading.
     ///
     /// - Throws: `SnapPoemError.outOfMemory` naming `name`.
-    func isWithinMarkBound(_ image: PoemImage, recognition: RecognitionOptions, name: String) async throws(SnapPoemError) -> Bool {
-        let limit = recognition.markLimit, region = recognition.regionOfInterest
-        do throws(SnapPoemError) {
-            try await offload { () throws(SnapPoemError) in try PageMarks.check(image, region: region, limit: limit, name: name) }
-            return true
-        } catch {
-            guard case .tooManyMarks = error else { throw error }
-            return false
+    func isWithinMarkBound(_ image: PoemImage, limit: Int?, region: BoundingBox?, name: String) async throws(SnapPoemError) -> Bool {
+        try await offload { () throws(SnapPoemError) in
+            try PageMarks.marksOverLimit(image, region: region, limit: limit, name: name) == nil
         }
     }
 
@@ -245,7 +243,10 @@ extension PoemScanner {
         // it is, or cleaned of noise, because its prepared page was over the bound is not read
         // again from that prepared page (layout analysis of a screen photo's 119,052 marks
         // took minutes).
-        guard try await isWithinMarkBound(turned.image, recognition: recognition, name: name) else { return tried }
+        guard
+            try await isWithinMarkBound(
+                turned.image, limit: recognition.markLimit, region: recognition.regionOfInterest, name: name)
+        else { return tried }
         let recognizeStart = clock.now
         let (second, reading) = try await read(
             turned.image, options: recognition, deadline: deadline, name: name, progress: progress,

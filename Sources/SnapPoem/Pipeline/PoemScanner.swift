@@ -223,15 +223,9 @@ public final class PoemScanner: Sendable {
         if let plainInstead {
             preparation = plainInstead.prepared
             overlapsCurvature = false
-            do throws(SnapPoemError) {
-                var plainOptions = PlainReadingCheck.options(from: options)
-                plainOptions.detectsOrientation = options.detectsOrientation
-                turnStage = try await offload { [plainOptions] () throws(SnapPoemError) in
-                    try ImagePreprocessor.start(image, options: plainOptions)
-                }
-            } catch {
-                throw error.naming(name)
-            }
+            // The plain page's own stage, made once for it; turned the way the options say.
+            turnStage = plainInstead.stage
+            turnStage.options.detectsOrientation = options.detectsOrientation
         }
         preprocessTime += clock.now - countStart
         // An engine still finishing an earlier image's abandoned work (a time limit reached
