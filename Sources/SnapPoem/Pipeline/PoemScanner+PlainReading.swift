@@ -93,16 +93,16 @@ extension PoemScanner {
         var report: PlainReadingReport
     }
 
-    /// Compares the prepared page's reading (`page`, from `prepared`) with Tesseract's reading
-    /// of `image` as it is, when the configuration's `plainReading` policy and the evidence
-    /// ask for it. Returns the decision, and the plain reading when it is the surer one; nil
-    /// when no comparison applies (`never`, a region, another page segmentation mode, a
-    /// reading the time limit cut short).
+    /// Compares the prepared page's reading (`page`, from `prepared`, of a poem judged to be in
+    /// `language`) with Tesseract's reading of `image` as it is, when the configuration's
+    /// `plainReading` policy and the evidence ask for it. Returns the decision, and the plain
+    /// reading when it is the surer one; nil when no comparison applies (`never`, a region,
+    /// another page segmentation mode, a reading the time limit cut short).
     ///
     /// - Throws: `SnapPoemError.cancelled`, `.outOfMemory`, `.recognitionFailed`.
     func checkAgainstPlainReading(
-        _ image: PoemImage, prepared: PreparedImage, page: RecognizedPage, recognition: RecognitionOptions,
-        deadline: ContinuousClock.Instant?, name: String
+        _ image: PoemImage, prepared: PreparedImage, page: RecognizedPage, language: PoemLanguage?,
+        recognition: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String
     ) async throws(SnapPoemError) -> (report: PlainReadingReport, kept: PlainReadingOutcome?)? {
         guard configuration.plainReading != .never, PageReading.applies(to: recognition), !page.timedOut else { return nil }
         let quality = ReadingQuality(of: page)
@@ -135,7 +135,13 @@ extension PoemScanner {
         // reads 0.07).
         var pageOptions = recognition
         if let deadline { pageOptions.timeLimit = max(.zero, ContinuousClock.now.duration(to: deadline)) }
-        let plainRead = try await recognizer.recognize(plain.image, options: pageOptions, name: name, progress: nil)
+        // A poem judged French is read by the French model alone, as its prepared page was
+        // (`FrenchModelPass`): with `eng+fra` the English model answers first and drops the
+        // accents, and the two readings are not weighed on the same terms. On the corpus's
+        // tune part, accented letters lost fell from 95 to 54 of 1,019, mean CER 4.93 → 4.91 %.
+        var reader = recognizer
+        if language == .french, let french = await engines.frenchWorkers().first { reader = french }
+        let plainRead = try await reader.recognize(plain.image, options: pageOptions, name: name, progress: nil)
         let plainReading: ReadingReport? = nil
         guard !plainRead.timedOut else {
             return (decided("\(reason); the time limit ended the plain reading", plain: nil, kept: .prepared), nil)
@@ -148,7 +154,7 @@ extension PoemScanner {
             prepared: plain, page: plainRead, reading: plainReading, coverage: nil,
             report: decided(reason, plain: plainQuality, kept: .plain))
         if configuration.checksTextCoverage, CoverageCheck.applies(to: recognition.pageSegmentation) {
-            let checked = try await CoverageCheck(recognizer: recognizer).complete(
+            let checked = try await CoverageCheck(recognizer: reader).complete(
                 plainRead, in: plain.image, options: recognition, lightOnDark: plain.report.analysis?.isLightOnDark ?? false,
                 deadline: deadline, name: name)
             outcome.page = checked.page

@@ -306,7 +306,8 @@ public final class PoemScanner: Sendable {
         } else {
             let plainStart = clock.now
             let checked = try await checkAgainstPlainReading(
-                image, prepared: preparation, page: page, recognition: recognition, deadline: deadline, name: name)
+                image, prepared: preparation, page: page, language: reading?.language, recognition: recognition,
+                deadline: deadline, name: name)
             plainReading = checked?.report
             if let plain = checked?.kept {
                 (preparation, page, reading, coverage) = (plain.prepared, plain.page, plain.reading, plain.coverage)

@@ -127,6 +127,32 @@ struct PlainReadingTests {
         #expect(ReadingQuality(of: page) == measured, "\(name): \(report)")
     }
 
+    @Test("A poem judged French has its plain reading made by the French model alone, which keeps its accents")
+    func frenchPlainReading() async throws {
+        // With eng+fra, the English model answers first and drops accents ("à" → "a"); the
+        // prepared page of a French poem is read by `fra` alone (`FrenchModelPass`), and so is
+        // the plain page it is weighed against.
+        let name = "french/hugo-demain-photo.jpg"
+        var configuration = ScanConfiguration()
+        try configuration.apply([.plainReading: ["always"]])
+        let shared = try await SharedScanner.get()
+        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: shared)
+        let poem = try await scanner.scan(fileAt: Fixtures.sample(name))
+        let report = try #require(poem.plainReading, "\(name): no plain-reading report")
+        let measured = try #require(report.plain, "\(name): always, yet no plain reading")
+
+        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(name))
+        let stage = try ImagePreprocessor.start(image, options: PlainReadingCheck.options(from: configuration.preprocessing))
+        let plain = try ImagePreprocessor.finish(stage, turn: nil, applying: true)
+        var french = shared.recognizer.configuration
+        french.languages = ReadingEngines.frenchLanguages
+        let frenchPage = try await Recognizer(configuration: french).recognize(plain.image, options: configuration.recognition, name: name)
+        let bothPage = try await shared.recognizer.recognize(plain.image, options: configuration.recognition, name: name)
+        #expect(ReadingQuality(of: frenchPage) == measured, "\(name): \(report)")
+        // The two models read this page differently, so the check above tells them apart.
+        #expect(ReadingQuality(of: bothPage) != measured, "\(name): eng+fra reads it as fra does")
+    }
+
     @Test("Where the prepared page is read, the report says why; never leaves it out; a plain reading kept had the lead")
     func reportAndPolicy() async throws {
         let name = "photo-keystone.jpg"
