@@ -18,7 +18,7 @@ echo
 
 # The randomised corpus's held-out part (issues 44 and 45): per class, snap-poem's CER next
 # to its time against the tesseract CLI and RapidOCR's, side by side in one run, so that a
-# speed-up that costs accuracy shows on the same line (Scripts/corpus/README.md; about 25
+# speed-up that costs accuracy shows on the same line (Scripts/corpus/README.md; about 10
 # minutes). BENCH_ONLY=corpus stops after this part; BENCH_SKIP_CORPUS=1 leaves it out.
 if [ -z "${BENCH_SKIP_CORPUS:-}" ]; then
   corpus_dir="${CORPUS_DIR:-.build/corpus}"
@@ -113,6 +113,10 @@ echo
 echo "## Enlarging small print: read as it is vs enlarged to 24 px (median of 3 interleaved runs)"
 echo
 "$bin/snap-poem-bench" scaling --runs 3
+echo
+echo "## The executable's overrides of library functions: each switched off alone (minimum of 5 interleaved runs)"
+echo
+Scripts/bench-overrides.sh "$bin/snap-poem"
 echo
 echo "## A bound on layout analysis: marks counted, and what Tesseract spends past the bound (--max-marks)"
 echo
