@@ -106,24 +106,33 @@ struct PlainReadingTests {
         #expect(characterErrorRate(poem.text, truth: truth) <= 0.05, "seed \(seed), \(share): \(poem.text)")
     }
 
+    /// Scans the sample `name` with the plain reading always made, and returns its report,
+    /// the plain reading's measure, and the plain page made here as the scanner should have
+    /// made it (the upright image, grey, at its own size, nothing else done).
+    private static func alwaysReadPlain(
+        _ name: String
+    ) async throws -> (report: PlainReadingReport, measured: ReadingQuality, plain: PreparedImage) {
+        var configuration = ScanConfiguration()
+        try configuration.apply([.plainReading: ["always"]])
+        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
+        let poem = try await scanner.scan(fileAt: Fixtures.sample(name))
+        let report = try #require(poem.plainReading, "\(name): no plain-reading report")
+        let measured = try #require(report.plain, "\(name): always, yet no plain reading")
+        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(name))
+        let stage = try ImagePreprocessor.start(image, options: PlainReadingCheck.options(from: configuration.preprocessing))
+        return (report, measured, try ImagePreprocessor.finish(stage, turn: nil, applying: true))
+    }
+
     @Test("The plain reading is Tesseract's page recognition of the image as it is, as the CLI reads it, not line by line")
     func plainReadingIsTesseractsOwn() async throws {
         // Left tilted, a line's rectangle holds parts of its neighbours: read line by line,
         // a tilted screen photo lost half its lines where Tesseract's page recognition read
         // them all. The floor is Tesseract's own reading.
         let name = "photo-rotated-5deg.jpg"
-        var configuration = ScanConfiguration()
-        try configuration.apply([.plainReading: ["always"]])
+        let (report, measured, plain) = try await Self.alwaysReadPlain(name)
         let shared = try await SharedScanner.get()
-        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: shared)
-        let poem = try await scanner.scan(fileAt: Fixtures.sample(name))
-        let report = try #require(poem.plainReading, "\(name): no plain-reading report")
-        let measured = try #require(report.plain, "\(name): always, yet no plain reading")
-
-        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(name))
-        let stage = try ImagePreprocessor.start(image, options: PlainReadingCheck.options(from: configuration.preprocessing))
-        let plain = try ImagePreprocessor.finish(stage, turn: nil, applying: true)
-        let page = try await shared.recognizer.recognize(plain.image, options: configuration.recognition, name: name)
+        let recognition = ScanConfiguration().recognition
+        let page = try await shared.recognizer.recognize(plain.image, options: recognition, name: name)
         #expect(ReadingQuality(of: page) == measured, "\(name): \(report)")
     }
 
@@ -133,21 +142,13 @@ struct PlainReadingTests {
         // prepared page of a French poem is read by `fra` alone (`FrenchModelPass`), and so is
         // the plain page it is weighed against.
         let name = "french/hugo-demain-photo.jpg"
-        var configuration = ScanConfiguration()
-        try configuration.apply([.plainReading: ["always"]])
+        let (report, measured, plain) = try await Self.alwaysReadPlain(name)
         let shared = try await SharedScanner.get()
-        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: shared)
-        let poem = try await scanner.scan(fileAt: Fixtures.sample(name))
-        let report = try #require(poem.plainReading, "\(name): no plain-reading report")
-        let measured = try #require(report.plain, "\(name): always, yet no plain reading")
-
-        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(name))
-        let stage = try ImagePreprocessor.start(image, options: PlainReadingCheck.options(from: configuration.preprocessing))
-        let plain = try ImagePreprocessor.finish(stage, turn: nil, applying: true)
+        let recognition = ScanConfiguration().recognition
         var french = shared.recognizer.configuration
         french.languages = ReadingEngines.frenchLanguages
-        let frenchPage = try await Recognizer(configuration: french).recognize(plain.image, options: configuration.recognition, name: name)
-        let bothPage = try await shared.recognizer.recognize(plain.image, options: configuration.recognition, name: name)
+        let frenchPage = try await Recognizer(configuration: french).recognize(plain.image, options: recognition, name: name)
+        let bothPage = try await shared.recognizer.recognize(plain.image, options: recognition, name: name)
         #expect(ReadingQuality(of: frenchPage) == measured, "\(name): \(report)")
         // The two models read this page differently, so the check above tells them apart.
         #expect(ReadingQuality(of: bothPage) != measured, "\(name): eng+fra reads it as fra does")
