@@ -35,6 +35,9 @@ extension ImageAnalysis {
     public static let smallestSurround = 0.02
     /// The largest share of the image a surround may take.
     public static let largestSurround = 0.7
+    /// The fewest shapes of a row of ink inside a dark region for it to be a shadow over
+    /// the text, not a table.
+    static let fewestLettersInside = 1
 
     /// The background map of a measuring copy with dark marks (`pixGetBackgroundGrayMapMorph`:
     /// a grey closing with a 15 px square at a reduction of 4, i.e. 60 px on the copy). Nil
@@ -46,50 +49,75 @@ extension ImageAnalysis {
         return PixImage.taking(map)
     }
 
-    /// Finds the dark surround in a background `map` (see above). `shapes` are the shapes of
-    /// the measuring copy (of width `copyWidth`), `xHeight` the text's x-height there, to tell
-    /// a shadow over text from a table. The darkness bar is tried at each of
-    /// `surroundDarknesses` in turn: under a shadow the page itself can be darker than half
-    /// its brightest paper and join the table; a lower bar then separates them. Returns a
-    /// 1-bit mask at the map's size, grown by one map pixel (4 px of the copy) to take in the
-    /// sheet's edge, the share of the image it covers, and the paper's grey level (the map's
-    /// 95th percentile); nil when there is no surround.
+    /// Finds the dark surround in a background `map` (see above). `copy` is the measuring
+    /// copy (dark marks) and `shapes` its shapes, to tell a shadow over text from a table;
+    /// `xHeight` is the x-height measured over the whole copy, used when the sheet alone has
+    /// no letters to measure. The darkness bar is tried at each of `surroundDarknesses` in
+    /// turn: under a shadow the page itself can be darker than half its brightest paper and
+    /// join the table; a lower bar then separates them. For each dark region the text is
+    /// measured on the rest of the image (a table's grain, thresholded, is a crowd of specks
+    /// that would halve the x-height and hide the letters), and its rows of ink (`isInk`:
+    /// the grain also stands in rows) are looked for inside it. Returns a 1-bit mask at the
+    /// map's size, grown by one map pixel (4 px of the copy) to take in the sheet's edge, the
+    /// share of the image it covers, and the paper's grey level (the map's 95th percentile);
+    /// nil when there is no surround.
     static func surround(
-        inMap map: PixImage, shapes: [BoundingBox], xHeight: Double?, copyWidth: Int
+        inMap map: PixImage, copy: PixImage, shapes: [BoundingBox], xHeight: Double?
     ) -> (mask: PixImage, share: Double, paper: UInt8)? {
         var paper: UInt32 = 0
         guard pixGetRankValue(map.pointer, 1, 0.95, &paper) == 0, paper > 0 else { return nil }
-        // Where the rows of text are, in the map's pixels: found once, when first needed.
-        var textRows: [[(x: Int32, y: Int32)]]?
-        func rows() -> [[(x: Int32, y: Int32)]] {
-            if let textRows { return textRows }
-            var found: [[(x: Int32, y: Int32)]] = []
-            if let xHeight {
-                let bounds = LetterBounds(xHeight: xHeight, imageWidth: copyWidth, imageHeight: copyWidth)
-                let scale = Double(map.width) / Double(max(1, copyWidth))
-                found = TextInk.rows(of: shapes.filter(bounds.admits), xHeight: xHeight).map { row in
-                    row.shapes.map { (Int32($0.centerX * scale), Int32($0.centerY * scale)) }
-                }
-            }
-            textRows = found
-            return found
-        }
+        let scale = Double(map.width) / Double(max(1, copy.width))
         for darkness in surroundDarknesses {
             let threshold = Int32((Double(paper) * darkness).rounded())
             guard let candidate = Self.darkBorderRegion(of: map, below: threshold) else { continue }
-            // A row of text half inside is a shadow over the page, not a table.
-            let holdsText = rows().contains { row in
-                let inside = row.count { point in
-                    var value: UInt32 = 0
-                    pixGetPixel(candidate.mask.pointer, point.x, point.y, &value)
-                    return value != 0
-                }
-                return 2 * inside >= row.count
+            func isInside(_ shape: BoundingBox) -> Bool {
+                var value: UInt32 = 0
+                pixGetPixel(candidate.mask.pointer, Int32(shape.centerX * scale), Int32(shape.centerY * scale), &value)
+                return value != 0
+            }
+            let onSheet = shapes.filter { !isInside($0) }
+            let sheetXHeight = Self.xHeight(fromLetterHeights: Self.letterHeights(of: onSheet, imageHeight: copy.height)) ?? xHeight
+            var rows: [[BoundingBox]] = []
+            if let sheetXHeight {
+                let bounds = LetterBounds(xHeight: sheetXHeight, imageWidth: copy.width, imageHeight: copy.width)
+                rows = TextInk.rows(of: shapes.filter(bounds.admits), xHeight: sheetXHeight).map(\.shapes)
+                    .filter { Self.isInk($0, in: copy, map: map, scale: scale) }
+            }
+            // Text inside is a shadow over the page, not a table: a row half inside, or the
+            // last letters of rows (a page darker toward one side, whose dark part joined the
+            // table and would have its line ends painted over).
+            let holdsText = rows.contains { row in
+                let inside = row.count(where: isInside)
+                return 2 * inside >= row.count || inside >= Self.fewestLettersInside
             }
             guard !holdsText, let grown = candidate.mask.attempt({ pixDilateBrick(nil, $0, 3, 3) }) else { continue }
             return (grown, candidate.share, UInt8(min(255, paper)))
         }
         return nil
+    }
+
+    /// Whether a row of shapes of the measuring `copy` is ink on paper, not the grain of a
+    /// dark table: the darkest pixel of its median shape lies at least `minimumContrast` grey
+    /// levels below the background `map` there (`scale`: the map's size relative to the
+    /// copy's). Text in a deep shadow is still ink several times darker than its paper;
+    /// the specks of a table differ from it by a few grey levels.
+    static func isInk(_ row: [BoundingBox], in copy: PixImage, map: PixImage, scale: Double) -> Bool {
+        let contrasts = row.map { shape -> Int in
+            var darkest: UInt32 = 255
+            for y in max(0, shape.top)..<min(copy.height, shape.bottom) {
+                for x in max(0, shape.left)..<min(copy.width, shape.right) {
+                    var value: UInt32 = 0
+                    pixGetPixel(copy.pointer, Int32(x), Int32(y), &value)
+                    darkest = min(darkest, value)
+                }
+            }
+            var paper: UInt32 = 0
+            let mapX = min(map.width - 1, Int(shape.centerX * scale)), mapY = min(map.height - 1, Int(shape.centerY * scale))
+            pixGetPixel(map.pointer, Int32(mapX), Int32(mapY), &paper)
+            return Int(paper) - Int(darkest)
+        }.sorted()
+        guard !contrasts.isEmpty else { return false }
+        return contrasts[contrasts.count / 2] >= minimumContrast
     }
 
     /// The part of `map` darker than `threshold` that touches its border, when it takes

@@ -101,14 +101,22 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         }
         var binary = WorkingCopy.binarized(source)
         let shapes = binary?.shapeBoxes() ?? []
-        let letters = Self.letterHeights(of: shapes, imageHeight: source.height)
-        let workingXHeight = Self.xHeight(fromLetterHeights: letters)
+        var letters = Self.letterHeights(of: shapes, imageHeight: source.height)
+        var workingXHeight = Self.xHeight(fromLetterHeights: letters)
         let map = Self.backgroundMap(of: source)
         let surround =
             binary == nil
             ? nil
-            : map.flatMap { Self.surround(inMap: $0, shapes: shapes, xHeight: workingXHeight, copyWidth: source.width) }
-        if let surround, let text = binary { binary = Self.removing(surround.mask, from: text) }
+            : map.flatMap { Self.surround(inMap: $0, copy: source, shapes: shapes, xHeight: workingXHeight) }
+        if let surround, let text = binary {
+            // The text is measured again without the table: its grain, thresholded, is a
+            // crowd of small specks that can outnumber the letters and halve the x-height
+            // (the page was then enlarged four times over).
+            let cleared = Self.removing(surround.mask, from: text)
+            binary = cleared
+            letters = Self.letterHeights(of: cleared.shapeBoxes(), imageHeight: source.height)
+            workingXHeight = Self.xHeight(fromLetterHeights: letters) ?? workingXHeight
+        }
         let analysis = ImageAnalysis(
             isLightOnDark: isLightOnDark, polarity: polarity, xHeight: workingXHeight.map { $0 / working.factor },
             letterCount: letters.count,

@@ -69,4 +69,34 @@ struct PageEdgeTests {
         options.clearsSurround = false
         #expect(try ImagePreprocessor.process(image, options: options).report.clearedSurroundShare == 0)
     }
+
+    @Test("A table with grain is a table: found, the text measured on the sheet, the grain never read again")
+    func grainyTable() async throws {
+        // A photo from the randomised corpus (see SampleImages/README.md): its table's grain,
+        // flattened and thresholded, is a crowd of letter-sized specks in rows. They kept
+        // the table from being found, halved the x-height (the page was enlarged four
+        // times over), and were read again one region at a time by the coverage check.
+        let file = "photo-grainy-table.jpg"
+        let (image, _) = try ImageDecoder.decode(fileAt: Fixtures.sample(file))
+        let analysis = ImageAnalysis(measuring: image)
+        #expect(analysis.surroundShare > 0.4, "the table was not found: \(analysis)")
+        let sheet = try #require(try image.cropped(to: BoundingBox(left: 380, top: 160, right: 850, bottom: 1120)))
+        let onSheet = try #require(ImageAnalysis(measuring: sheet).xHeight)
+        let xHeight = try #require(analysis.xHeight)
+        #expect(abs(xHeight - onSheet) <= 0.15 * onSheet, "x-height \(xHeight), on the sheet alone \(onSheet)")
+        let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(file))
+        #expect(poem.coverage?.rereadRegions.isEmpty == true, "\(String(describing: poem.coverage))")
+        let error = characterErrorRate(poem.recognizedText, truth: try Fixtures.groundTruth(for: file))
+        #expect(error <= 0.01, "CER \(error): \(poem.recognizedText)")
+    }
+
+    @Test("A page darker toward its edge on a grainy table keeps its line ends, and reads as the poem")
+    func shadedSheetKeepsLineEnds() async throws {
+        let render = try ImageDecoder.decode(fileAt: Fixtures.sample("tilt/the-tyger.png")).image
+        let photo = try TiltedPage.onGrainyTable(render, shading: 0.75)
+        let truth = try Fixtures.groundTruth(for: "tilt/the-tyger.png")
+        let page = try await SharedScanner.get().scan(photo, name: "shaded sheet")
+        let error = characterErrorRate(page.recognizedText, truth: truth)
+        #expect(error <= 0.02, "CER \(error): \(page.recognizedText)")
+    }
 }

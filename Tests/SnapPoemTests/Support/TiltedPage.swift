@@ -1,5 +1,6 @@
 import CTesseract
 import Foundation
+import SnapPoemTestSupport
 import Testing
 
 @testable import SnapPoem
@@ -41,5 +42,31 @@ enum TiltedPage {
                 turned.attempt { pixAddBorderGeneral($0, Int32(table), Int32(table), Int32(table), Int32(table), 52) })
             return PoemImage(pix: photo)
         }
+    }
+
+    /// `image` set upright on a dark table with grain, as a phone's sensor and JPEG leave a
+    /// dark wooden table: each 3×3 px speck of the table a random grey level of 40–55 (a fixed seed), and the
+    /// sheet's paper darkened toward its right edge by `shading` (0: even light; 0.6: the
+    /// right edge at 40 % of the left's brightness, the text there too).
+    static func onGrainyTable(_ image: PoemImage, shading: Double = 0) throws -> PoemImage {
+        let photo = try make(image, clockwiseDegrees: 0, on: .darkTable).pix
+        let table = Int(Double(max(image.width, image.height)) * 0.1)
+        let sheet = (x: table..<(photo.width - table), y: table..<(photo.height - table))
+        var generator = SeededGenerator(seed: 7)
+        let grain = (0..<((photo.height / 3 + 1) * (photo.width / 3 + 1))).map { _ in UInt32(40 + generator.next() % 16) }
+        for y in 0..<photo.height {
+            for x in 0..<photo.width {
+                if sheet.x.contains(x), sheet.y.contains(y) {
+                    guard shading > 0 else { continue }
+                    var value: UInt32 = 0
+                    pixGetPixel(photo.pointer, Int32(x), Int32(y), &value)
+                    let across = Double(x - sheet.x.lowerBound) / Double(sheet.x.count)
+                    pixSetPixel(photo.pointer, Int32(x), Int32(y), UInt32((Double(value) * (1 - shading * across)).rounded()))
+                } else {
+                    pixSetPixel(photo.pointer, Int32(x), Int32(y), grain[(y / 3) * (photo.width / 3 + 1) + x / 3])
+                }
+            }
+        }
+        return PoemImage(pix: photo)
     }
 }
