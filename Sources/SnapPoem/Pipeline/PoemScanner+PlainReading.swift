@@ -142,7 +142,6 @@ extension PoemScanner {
         var reader = recognizer
         if language == .french, let french = await engines.frenchWorkers().first { reader = french }
         let plainRead = try await reader.recognize(plain.image, options: pageOptions, name: name, progress: nil)
-        let plainReading: ReadingReport? = nil
         guard !plainRead.timedOut else {
             return (decided("\(reason); the time limit ended the plain reading", plain: nil, kept: .prepared), nil)
         }
@@ -151,7 +150,8 @@ extension PoemScanner {
             return (decided(reason, plain: plainQuality, kept: .prepared), nil)
         }
         var outcome = PlainReadingOutcome(
-            prepared: plain, page: plainRead, reading: plainReading, coverage: nil,
+            // Tesseract's page recognition, not snap-poem's line by line: no reading report.
+            prepared: plain, page: plainRead, reading: nil, coverage: nil,
             report: decided(reason, plain: plainQuality, kept: .plain))
         if configuration.checksTextCoverage, CoverageCheck.applies(to: recognition.pageSegmentation) {
             let checked = try await CoverageCheck(recognizer: reader).complete(

@@ -99,4 +99,15 @@ struct PageEdgeTests {
         let error = characterErrorRate(page.recognizedText, truth: truth)
         #expect(error <= 0.02, "CER \(error): \(page.recognizedText)")
     }
+
+    @Test("A small sheet on a wide table (the table nine tenths of the photo) is a sheet on a table")
+    func smallSheet() async throws {
+        let render = try ImageDecoder.decode(fileAt: Fixtures.sample("tilt/the-tyger.png")).image
+        let photo = try TiltedPage.onGrainyTable(render, table: 1)
+        let share = ImageAnalysis(measuring: photo).surroundShare
+        #expect(share > 0.8 && share < ImageAnalysis.largestSurround, "\(share)")
+        let poem = try await SharedScanner.get().scan(photo, name: "small sheet")
+        let error = characterErrorRate(poem.recognizedText, truth: try Fixtures.groundTruth(for: "tilt/the-tyger.png"))
+        #expect(error <= 0.02, "CER \(error): \(poem.recognizedText)")
+    }
 }

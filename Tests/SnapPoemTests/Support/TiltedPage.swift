@@ -48,9 +48,17 @@ enum TiltedPage {
     /// dark wooden table: each 3×3 px speck of the table a random grey level of 40–55 (a fixed seed), and the
     /// sheet's paper darkened toward its right edge by `shading` (0: even light; 0.6: the
     /// right edge at 40 % of the left's brightness, the text there too).
-    static func onGrainyTable(_ image: PoemImage, shading: Double = 0) throws -> PoemImage {
-        let photo = try make(image, clockwiseDegrees: 0, on: .darkTable).pix
-        let table = Int(Double(max(image.width, image.height)) * 0.1)
+    /// `table` is the width of the table around the sheet, as a share of the render's longer
+    /// side.
+    static func onGrainyTable(_ image: PoemImage, shading: Double = 0, table tableShare: Double = 0.1) throws -> PoemImage {
+        let sheetOnly = try make(image, clockwiseDegrees: 0, on: .darkTable).pix
+        let table = Int(Double(max(image.width, image.height)) * tableShare)
+        let extra = table - Int(Double(max(image.width, image.height)) * 0.1)
+        let photo =
+            extra <= 0
+            ? sheetOnly
+            : try #require(
+                sheetOnly.attempt { pixAddBorderGeneral($0, Int32(extra), Int32(extra), Int32(extra), Int32(extra), 52) })
         let sheet = (x: table..<(photo.width - table), y: table..<(photo.height - table))
         var generator = SeededGenerator(seed: 7)
         let grain = (0..<((photo.height / 3 + 1) * (photo.width / 3 + 1))).map { _ in UInt32(40 + generator.next() % 16) }
