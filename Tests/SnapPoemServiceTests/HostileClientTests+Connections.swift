@@ -14,6 +14,8 @@ extension HostileClientTests {
         // A header timeout longer than the test, so that the 64 hold their places throughout.
         try await ServerProcess.with(["--jobs", "1", "--header-timeout", "300"]) { server in
             let port = server.port
+            // The engine loads after the server listens: its memory is not the connections'.
+            try await Self.waitFor("snap_poem_ready 1", port: port)
             let before = server.memory.resident
             let trickle = try SlowClients(
                 port: port, addresses: (2...5).map { "127.0.0.\($0)" }, perAddress: 16, opening: "GET /healthz HTTP/1.1\r\nX-Trickle: ")

@@ -14,7 +14,7 @@ import CTesseract
 /// into the paper around it) that is darker than half the paper's brightness (or, when that
 /// takes in a shadowed part of the page, a third or a quarter of it), touches the image's
 /// border, and ends in a step: the paper just beside it is several times brighter. It is
-/// left alone when it holds a row of text (a deep shadow over the page,
+/// left alone when any row of text reaches into it (a deep shadow over the page,
 /// as in `photo-uneven-light.jpg`, also reaches the border and is as dark as a table), when it
 /// is under 2 % of the image (a dark corner), or when it is over 92 % (then there is no sheet
 /// to speak of; a sheet photographed from afar, a tenth of the photo, is still one).
@@ -37,9 +37,6 @@ extension ImageAnalysis {
     /// from afar (an eighth of the photo) kept its table, and Tesseract's layout analysis
     /// spent 9 s on the grain (`border-003` of the corpus's tune part: 13.4 s, then 1.1 s).
     public static let largestSurround = 0.92
-    /// The fewest shapes of a row of ink inside a dark region for it to be a shadow over
-    /// the text, not a table.
-    static let fewestLettersInside = 1
 
     /// The background map of a measuring copy with dark marks (`pixGetBackgroundGrayMapMorph`:
     /// a grey closing with a 15 px square at a reduction of 4, i.e. 60 px on the copy). Nil
@@ -85,13 +82,10 @@ extension ImageAnalysis {
                 rows = TextInk.rows(of: shapes.filter(bounds.admits), xHeight: sheetXHeight).map(\.shapes)
                     .filter { Self.isInk($0, in: copy, map: map, scale: scale) }
             }
-            // Text inside is a shadow over the page, not a table: a row half inside, or the
-            // last letters of rows (a page darker toward one side, whose dark part joined the
-            // table and would have its line ends painted over).
-            let holdsText = rows.contains { row in
-                let inside = row.count(where: isInside)
-                return 2 * inside >= row.count || inside >= Self.fewestLettersInside
-            }
+            // Text inside is a shadow over the page, not a table: a row of ink that reaches
+            // into it, even by its last letter (a page darker toward one side joins the table
+            // there, and its line ends would be painted over).
+            let holdsText = rows.contains { row in row.contains(where: isInside) }
             guard !holdsText, let grown = candidate.mask.attempt({ pixDilateBrick(nil, $0, 3, 3) }) else { continue }
             return (grown, candidate.share, UInt8(min(255, paper)))
         }
