@@ -65,12 +65,17 @@ struct StreamFailureTests {
     @Test("The console over real descriptors records a failed write and drops later ones")
     func consoleRecordsFailures() throws {
         signal(SIGPIPE, SIG_IGN)
+        // Close-on-exec at once: a process another test spawns meanwhile must not inherit the
+        // read end, which would keep the pipe open and the write successful (seen under a
+        // sanitizer).
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         close(ends[0])
         defer { close(ends[1]) }
         var errorEnds: [Int32] = [0, 0]
         try #require(pipe(&errorEnds) == 0)
+        for end in errorEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(errorEnds[0]) }
         let console = Console.writing(output: ends[1], error: errorEnds[1], errorIsTerminal: false)
         console.writeOutput(Data("first\n".utf8))
