@@ -122,6 +122,16 @@ public struct RecognizedPage: Sendable, Equatable, Codable {
         blocks.flatMap { $0.paragraphs.flatMap(\.lines) }
     }
 
+    /// The mean confidence of the words with visible characters, 0–100; 0 when there are
+    /// none. Tesseract's own mean (`meanConfidence`) also counts the blank "words" it returns
+    /// over pictures, margins and textures, at 95 each: a screen photo read as garbage (its
+    /// visible words at 27 on average) scored 55 by it.
+    public var visibleWordConfidence: Int {
+        let visible = words.filter { $0.text.contains { !$0.isWhitespace } }
+        guard !visible.isEmpty else { return 0 }
+        return Int((visible.map(\.confidence).reduce(0, +) / Double(visible.count)).rounded())
+    }
+
     /// Whether any word with visible characters was found. A blank page can still yield an
     /// empty "word" with a high confidence, so neither `meanConfidence` nor `words.count`
     /// alone can tell.

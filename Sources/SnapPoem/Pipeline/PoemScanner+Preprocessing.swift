@@ -84,7 +84,7 @@ extension PoemScanner {
         progress: (@Sendable (Int) -> Void)?
     ) async throws(SnapPoemError) -> OrientationRetry? {
         guard stage.options.detectsOrientation, let orientationDetector, !page.timedOut,
-            !page.hasText || page.meanConfidence < Self.doubtfulConfidence
+            !page.hasText || page.visibleWordConfidence < Self.doubtfulConfidence
         else { return nil }
         let clock = ContinuousClock()
         var retry = OrientationRetry(better: nil, report: first.report)
@@ -169,11 +169,18 @@ extension PoemScanner {
             recognition.timeLimit = left
         }
         let recognizeStart = clock.now
+        // The turned page, too, stops after its first lines when they read badly: a texture
+        // that detection took for text (a screen's pixel grid) is not read to the end turned,
+        // before the page is read to the end as it is.
         let (second, reading) = try await read(
             turned.image, options: recognition, deadline: deadline, name: name, progress: progress,
-            layoutReduction: turned.report.lineFindingReduction)
+            doubtfulConfidence: Self.doubtfulConfidence, layoutReduction: turned.report.lineFindingReduction)
         retry.recognizeTime += clock.now - recognizeStart
-        if !second.timedOut, second.hasText && (!page.hasText || second.meanConfidence > page.meanConfidence) {
+        if reading?.stoppedEarly != nil {
+            retry.report.notes.append(
+                "orientation detection suggested turning \(turn.rotation)°, but the turned page's first lines read badly too; kept as it was"
+            )
+        } else if !second.timedOut, second.hasText && (!page.hasText || second.visibleWordConfidence > page.visibleWordConfidence) {
             retry.better = (turned, second, reading)
         } else if second.timedOut {
             retry.outOfTime = true
@@ -182,7 +189,7 @@ extension PoemScanner {
             )
         } else {
             retry.report.notes.append(
-                "orientation detection suggested turning \(turn.rotation)°, but the turned page read worse (confidence \(second.meanConfidence) against \(page.meanConfidence)); kept as it was"
+                "orientation detection suggested turning \(turn.rotation)°, but the turned page read worse (confidence \(second.visibleWordConfidence) against \(page.visibleWordConfidence)); kept as it was"
             )
         }
         return retry
@@ -253,7 +260,7 @@ extension PoemScanner {
             doubtfulConfidence: Self.doubtfulConfidence, layoutReduction: turned.report.lineFindingReduction)
         tried.recognizeTime = clock.now - recognizeStart
         if reading?.stoppedEarly == nil, !second.timedOut, second.hasText,
-            second.meanConfidence >= Self.doubtfulConfidence, second.meanConfidence > page.meanConfidence
+            second.visibleWordConfidence >= Self.doubtfulConfidence, second.visibleWordConfidence > page.visibleWordConfidence
         {
             tried.better = (turned, second, reading)
         }
