@@ -143,6 +143,41 @@ extension ImageAnalysis {
         return (touching, share)
     }
 
+    /// The marks of a thresholded measuring copy once the dark surround of a photographed
+    /// sheet is taken out of them, and the letter heights measured on what is left.
+    struct SheetMarks {
+        /// The thresholded copy, without its ink inside the surround when there is one.
+        var binary: PixImage
+        /// The boxes of `binary`'s marks.
+        var shapes: [BoundingBox]
+        /// The plausible letter heights among `shapes` (`letterHeights(of:imageHeight:)`).
+        var letterHeights: [Int]
+        /// The surround found (`surround(inMap:copy:shapes:xHeight:)`); nil when there is none.
+        var surround: (mask: PixImage, share: Double, paper: UInt8)?
+        /// The x-height measured before the surround was taken out (what the surround was
+        /// found with).
+        var xHeightWithSurround: Double?
+    }
+
+    /// Finds the dark surround of a photographed sheet in `copy` (the grey measuring copy,
+    /// dark marks; `map` its background map) and takes it out of `binary` (`copy`
+    /// thresholded). The text is measured on what is left: a table's grain, thresholded, is a
+    /// crowd of letter-sized specks in rows that can outnumber the letters, halve the
+    /// x-height, and be read again region by region for nothing.
+    static func sheetMarks(of binary: PixImage, copy: PixImage, map: PixImage?) -> SheetMarks {
+        let shapes = binary.shapeBoxes()
+        let heights = letterHeights(of: shapes, imageHeight: binary.height)
+        let measured = xHeight(fromLetterHeights: heights)
+        guard let map, let surround = surround(inMap: map, copy: copy, shapes: shapes, xHeight: measured) else {
+            return SheetMarks(binary: binary, shapes: shapes, letterHeights: heights, surround: nil, xHeightWithSurround: measured)
+        }
+        let cleared = removing(surround.mask, from: binary)
+        let clearedShapes = cleared.shapeBoxes()
+        return SheetMarks(
+            binary: cleared, shapes: clearedShapes, letterHeights: letterHeights(of: clearedShapes, imageHeight: cleared.height),
+            surround: surround, xHeightWithSurround: measured)
+    }
+
     /// A 1-bit image without its ink inside `surround` (a 1-bit mask at any scale;
     /// `pixScaleToSize`, `pixSubtract`). The image itself when Leptonica fails.
     static func removing(_ surround: PixImage, from binary: PixImage) -> PixImage {

@@ -99,24 +99,13 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         guard let source = working.oriented(invert: isLightOnDark) else {
             return (ImageAnalysis(isLightOnDark: isLightOnDark, polarity: polarity, xHeight: nil, letterCount: 0), nil)
         }
-        var binary = WorkingCopy.binarized(source)
-        let shapes = binary?.shapeBoxes() ?? []
-        var letters = Self.letterHeights(of: shapes, imageHeight: source.height)
-        var workingXHeight = Self.xHeight(fromLetterHeights: letters)
         let map = Self.backgroundMap(of: source)
-        let surround =
-            binary == nil
-            ? nil
-            : map.flatMap { Self.surround(inMap: $0, copy: source, shapes: shapes, xHeight: workingXHeight) }
-        if let surround, let text = binary {
-            // The text is measured again without the table: its grain, thresholded, is a
-            // crowd of small specks that can outnumber the letters and halve the x-height
-            // (the page was then enlarged four times over).
-            let cleared = Self.removing(surround.mask, from: text)
-            binary = cleared
-            letters = Self.letterHeights(of: cleared.shapeBoxes(), imageHeight: source.height)
-            workingXHeight = Self.xHeight(fromLetterHeights: letters) ?? workingXHeight
-        }
+        // The text is measured without the table around a photographed sheet (its grain once
+        // halved the x-height, and the page was enlarged four times over).
+        let sheet = WorkingCopy.binarized(source).map { Self.sheetMarks(of: $0, copy: source, map: map) }
+        let binary = sheet?.binary, surround = sheet?.surround
+        let letters = sheet?.letterHeights ?? []
+        let workingXHeight = Self.xHeight(fromLetterHeights: letters) ?? sheet?.xHeightWithSurround
         let analysis = ImageAnalysis(
             isLightOnDark: isLightOnDark, polarity: polarity, xHeight: workingXHeight.map { $0 / working.factor },
             letterCount: letters.count,

@@ -74,20 +74,11 @@ public struct TextInk: Sendable, Equatable {
         guard let source = working.oriented(invert: lightOnDark) else {
             throw .outOfMemory(path: SnapPoemError.unnamedImage, stage: "looking for text-like ink")
         }
-        guard var binary = WorkingCopy.binarized(source) else { return unmeasured }
-        var boxes = binary.shapeBoxes()
-        var heights = ImageAnalysis.letterHeights(of: boxes, imageHeight: binary.height)
-        // The dark table around a photographed sheet is no text: its grain, thresholded, is
-        // hundreds of letter-sized specks in rows, and a page read as it is (the surround not
-        // cleared) would have them all read again, one region at a time, for nothing.
-        if let map = ImageAnalysis.backgroundMap(of: source),
-            let surround = ImageAnalysis.surround(
-                inMap: map, copy: source, shapes: boxes, xHeight: ImageAnalysis.xHeight(fromLetterHeights: heights))
-        {
-            binary = ImageAnalysis.removing(surround.mask, from: binary)
-            boxes = binary.shapeBoxes()
-            heights = ImageAnalysis.letterHeights(of: boxes, imageHeight: binary.height)
-        }
+        guard let thresholded = WorkingCopy.binarized(source) else { return unmeasured }
+        // The dark table around a photographed sheet is no text: a page read as it is (the
+        // surround not cleared) would have its grain read again, one region at a time.
+        let sheet = ImageAnalysis.sheetMarks(of: thresholded, copy: source, map: ImageAnalysis.backgroundMap(of: source))
+        let binary = sheet.binary, boxes = sheet.shapes, heights = sheet.letterHeights
         guard let xHeight = ImageAnalysis.xHeight(fromLetterHeights: heights) else { return empty }
         let bounds = LetterBounds(xHeight: xHeight, imageWidth: binary.width, imageHeight: binary.height)
         let scale = 1 / working.factor
