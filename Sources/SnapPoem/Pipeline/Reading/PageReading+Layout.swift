@@ -123,8 +123,8 @@ extension PageReading {
         }
         var page = RecognizedPage(
             text: "", meanConfidence: 0, blocks: blocks, timedOut: timedOut, imageWidth: image.width, imageHeight: image.height)
-        let words = page.words.filter { $0.text.contains { !$0.isWhitespace } }
-        page.meanConfidence = words.isEmpty ? 0 : Int((words.map(\.confidence).reduce(0, +) / Double(words.count)).rounded())
+        // The mean over the words with visible text, as the turn decisions measure it.
+        page.meanConfidence = page.visibleWordConfidence
         page.text = CoverageCheck.text(of: page)
         return page
     }
