@@ -169,6 +169,11 @@ struct OpenAPITests {
                     // checked for every other 5xx below.
                     "status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance",
                     "--max-examples", "40", "--request-timeout", "120", "--no-color",
+                    // A fixed seed: the same cases every run. Drawn at random, one seed made
+                    // schemathesis's own generator fail in its fuzzing phase ("ValueError:
+                    // Unsupported type: 'Binary'", a runtime error, not a finding) after all
+                    // 878 cases it made had passed.
+                    "--seed", "1",
                 ]
                 var environment = ProcessInfo.processInfo.environment
                 environment["HOME"] = folder.path
