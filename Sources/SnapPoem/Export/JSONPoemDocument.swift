@@ -251,10 +251,14 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
         /// `keystone`: the perspective correction of a sheet photographed at an angle;
         /// absent when none was made.
         public var keystone: Keystone? = nil
+        /// `whitePoint`: the grey level raised to white because a global threshold would have
+        /// cut the page's ground in two there (a screen's pixel grid, a dim photo's grain);
+        /// absent when the ground was left as it was.
+        public var whitePoint: Int? = nil
 
         enum CodingKeys: String, CodingKey {
             case maxDimension, filter, scaling, scaleFactor, inverted, flattened, rotation, deskewAngle, notes, skew
-            case surroundCleared, curvature, keystone
+            case surroundCleared, curvature, keystone, whitePoint
         }
 
         /// Writes `maxDimension` as an explicit `null` rather than leaving the key out.
@@ -273,6 +277,7 @@ public struct JSONPoemDocument: Sendable, Equatable, Codable {
             try container.encodeIfPresent(surroundCleared, forKey: .surroundCleared)
             try container.encodeIfPresent(curvature, forKey: .curvature)
             try container.encodeIfPresent(keystone, forKey: .keystone)
+            try container.encodeIfPresent(whitePoint, forKey: .whitePoint)
         }
     }
 
@@ -428,7 +433,7 @@ extension JSONPoemDocument {
                 deskewAngle: (report.deskewAngle * 100).rounded() / 100, notes: report.notes,
                 skew: report.skew.map(Skew.init), surroundCleared: (report.clearedSurroundShare * 1000).rounded() / 1000,
                 curvature: report.curvature,
-                keystone: report.keystone.map { Keystone($0, report: report) }))
+                keystone: report.keystone.map { Keystone($0, report: report) }, whitePoint: report.liftedWhitePoint))
         let stages = poem.timings
         timings = Timings(
             decodeSeconds: Self.seconds(stages.decode), preprocessSeconds: Self.seconds(stages.preprocess),

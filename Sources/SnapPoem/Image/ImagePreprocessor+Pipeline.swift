@@ -14,6 +14,8 @@ import Foundation
 /// 5. flatten (filter `adaptive` always, `flatten` when the lighting is uneven or a surround
 ///    was cleared): before
 ///    orientation detection, which thresholds globally and would lose a shadowed half;
+/// 5a. lift the white point where a global threshold would cut the ground in two (a screen's
+///    pixel grid: `groundSplit`), before anything thresholds the page;
 /// 6. orientation (OSD), decided by `PoemScanner` after a doubtful first reading, which then
 ///    finishes the stage again with the turn;
 /// 7. deskew: after the quarter turn, because a sideways page has no level lines to measure;
@@ -37,7 +39,7 @@ extension ImagePreprocessor {
     }
 
     /// The work before orientation detection: grey, measure, scale, invert, clear the
-    /// surround, correct the keystone, flatten.
+    /// surround, correct the keystone, flatten, lift the white point of a ground cut in two.
     static func start(_ image: PoemImage, options: PreprocessingOptions) throws(SnapPoemError) -> Stage {
         var report = PreprocessingReport(inputWidth: image.width, inputHeight: image.height, filter: options.filter)
         let gray = try grayscale(image)
@@ -77,6 +79,15 @@ extension ImagePreprocessor {
         if options.filter == .adaptive || (options.filter == .flatten && uneven) {
             current = try flattenedBackground(current, xHeight: xHeight)
             report.flattened = true
+        }
+        // A ground the global threshold would cut in two (a screen's pixel grid, a dim photo's
+        // grain) is made paper again before anything thresholds it.
+        if options.filter == .flatten || options.filter == .adaptive, current.bitsPerPixel == 8,
+            let histogram = current.pix.grayHistogram(sampling: 2), let level = groundSplit(histogram),
+            liftSettlesSplit(histogram, at: level)
+        {
+            current = try liftingWhitePoint(current, to: level)
+            report.liftedWhitePoint = level
         }
         return Stage(options: options, prepared: PreparedImage(image: current, report: report), measured: measuredForSkew)
     }

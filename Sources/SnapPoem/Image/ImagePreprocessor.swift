@@ -132,6 +132,89 @@ public enum ImagePreprocessor {
         return PoemImage(pix: flat)
     }
 
+    /// The grey level at which Tesseract's global threshold (Otsu's split of the grey levels,
+    /// which Tesseract makes before finding the lines) would cut through the page's ground
+    /// rather than between the ink and the ground; nil when the split falls where it should.
+    ///
+    /// A split between ink and ground lies in a valley of the histogram and blackens little of
+    /// the page. A split that blackens `groundSplitInkShare` of it, or more, with
+    /// `groundSplitCrowding` of the page or more in the `groundSplitBand` levels just under it,
+    /// has cut a textured ground in two: a screen's pixel grid (moiré) or a dim photo's grain
+    /// that flattening left darker than the cleared surround. Tesseract then sees the darker
+    /// half of the ground as one black blob full of holes, reads garbage and takes up to
+    /// 30 s over its layout (a screen photo of the corpus's second draw: 32 s where the CLI
+    /// takes 1.6 s on the photo as it is).
+    static func groundSplit(of image: PoemImage) -> Int? {
+        guard image.bitsPerPixel == 8, let histogram = image.pix.grayHistogram(sampling: 2) else { return nil }
+        return groundSplit(histogram)
+    }
+
+    /// `groundSplit(of:)` for an image's 256 level counts.
+    static func groundSplit(_ histogram: [Double]) -> Int? {
+        let total = histogram.reduce(0, +)
+        guard histogram.count == 256, total > 0 else { return nil }
+        let split = otsuSplit(histogram)
+        let dark = histogram[0...split].reduce(0, +)
+        let crowded = histogram[max(0, split - groundSplitBand + 1)...split].reduce(0, +)
+        guard dark >= groundSplitInkShare * total, crowded >= groundSplitCrowding * total else { return nil }
+        return split
+    }
+
+    /// Whether lifting the white point of an image with `histogram` to `level`
+    /// (`liftingWhitePoint`) puts the global threshold between ink and ground: the lifted
+    /// page's split blackens less than `groundSplitInkShare` of it. Where it does not (a dim
+    /// page whose grain the lift brings up to the split: a low-light photo with a fold and a
+    /// shadow of the tune part went from CER 19 to 42 %), the page is left as it was.
+    static func liftSettlesSplit(_ histogram: [Double], at level: Int) -> Bool {
+        var lifted = [Double](repeating: 0, count: 256)
+        for (value, count) in histogram.enumerated() { lifted[Int(liftedLevel(value, whitePoint: level))] += count }
+        let total = lifted.reduce(0, +)
+        let split = otsuSplit(lifted)
+        return total > 0 && lifted[0...split].reduce(0, +) < groundSplitInkShare * total
+    }
+
+    /// The share of the page, darker than the split, from which the split is suspected to cut
+    /// the ground: more than the ink of any page of verse covers (3–12 % on the corpus's tune
+    /// part, the heavier figures on pages enlarged from low resolution).
+    static let groundSplitInkShare = 0.15
+    /// The share of the page within `groundSplitBand` levels under the split from which the
+    /// split lies on a slope of the ground's peak, not in the valley after the ink (under 4 %
+    /// on every page of the tune part whose split was right, 5–28 % on the screen photos).
+    static let groundSplitCrowding = 0.04
+    /// The width, in grey levels, of the band under the split that `groundSplitCrowding` counts.
+    static let groundSplitBand = 16
+
+    /// The level that splits `histogram` (256 counts) by Otsu's method: the darker class is
+    /// the levels up to and including it.
+    static func otsuSplit(_ histogram: [Double]) -> Int {
+        let total = histogram.reduce(0, +)
+        let sum = histogram.enumerated().reduce(0.0) { $0 + Double($1.offset) * $1.element }
+        var weight = 0.0, weightedSum = 0.0, best = 0.0, split = 0
+        for level in 0..<255 {
+            weight += histogram[level]
+            weightedSum += Double(level) * histogram[level]
+            let rest = total - weight
+            guard weight > 0, rest > 0 else { continue }
+            let difference = weightedSum / weight - (sum - weightedSum) / rest
+            let between = weight * rest * difference * difference
+            if between > best { (best, split) = (between, level) }
+        }
+        return split
+    }
+
+    /// Maps `level` and every lighter grey to white and stretches the darker ones in
+    /// proportion: the ground that `groundSplit` found cut in two becomes paper again, while
+    /// the ink keeps its shades for Tesseract's LSTM.
+    static func liftingWhitePoint(_ image: PoemImage, to level: Int) throws(SnapPoemError) -> PoemImage {
+        let table = (0..<256).map { liftedLevel($0, whitePoint: level) }
+        return PoemImage(pix: try grayscale(image).pix.mapped(through: table))
+    }
+
+    /// Where `liftingWhitePoint` takes grey `value` for a white point at `whitePoint`.
+    static func liftedLevel(_ value: Int, whitePoint: Int) -> UInt8 {
+        UInt8(min(255, (value * 255 + whitePoint / 2) / max(whitePoint, 1)))
+    }
+
     /// Thresholds an image to 1-bit black and white at the Otsu split of its grey levels
     /// (`pixSplitDistributionFgBg`, `pixThresholdToBinary`). Returns the grey image unchanged
     /// if Leptonica cannot split it (a uniform image).

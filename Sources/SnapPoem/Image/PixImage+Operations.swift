@@ -36,6 +36,23 @@ extension PixImage {
         return pixels
     }
 
+    /// The counts of an 8-bit grey image's 256 levels (`pixGetGrayHistogram`), over every
+    /// `sampling`-th pixel of every `sampling`-th row; nil for another depth, a colour map, or
+    /// when Leptonica cannot allocate the counts.
+    func grayHistogram(sampling: Int = 1) -> [Double]? {
+        guard depth == 8, !hasColormap, let numbers = pixGetGrayHistogram(pointer, Int32(max(1, sampling))) else { return nil }
+        defer {
+            var owned: NumaPointer? = numbers
+            numaDestroy(&owned)
+        }
+        guard numaGetCount(numbers) == 256 else { return nil }
+        return (0..<256).map { level in
+            var count: Float = 0
+            numaGetFValue(numbers, Int32(level), &count)
+            return Double(count)
+        }
+    }
+
     /// The bounding boxes of the 8-connected black components of a 1-bit image
     /// (`pixConnComp`), as (width, height) pairs; none when memory is short (Leptonica's
     /// seed fill would use a box it could not create).

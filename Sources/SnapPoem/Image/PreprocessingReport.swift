@@ -49,11 +49,15 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
     /// rectangle they were mapped onto (`ImagePreprocessor.keystoneCorrected`); nil when the
     /// page was not corrected.
     public var keystone: KeystoneCorrection? = nil
+    /// The grey level raised to white, with every darker one stretched in proportion, because
+    /// a global threshold would have cut the page's ground in two there
+    /// (`ImagePreprocessor.groundSplit`); nil when the ground was left as it was.
+    public var liftedWhitePoint: Int? = nil
 
     enum CodingKeys: String, CodingKey {
         case inputWidth, inputHeight, analysis, scaleFactor, scaledWidth, scaledHeight, inverted, flattened, clearedSurroundShare, rotation
         case orientationConfidence, skew, deskewAngle, filter, outputWidth, outputHeight, notes, curvature
-        case keystone
+        case keystone, liftedWhitePoint
     }
 
     /// Decodes a report. `clearedSurroundShare`, added later, defaults to 0 when absent; the
@@ -83,6 +87,7 @@ public struct PreprocessingReport: Sendable, Equatable, Codable {
         notes = try container.decode([String].self, forKey: .notes)
         curvature = try container.decodeIfPresent(PageCurvature.self, forKey: .curvature)
         keystone = try container.decodeIfPresent(KeystoneCorrection.self, forKey: .keystone)
+        liftedWhitePoint = try container.decodeIfPresent(Int.self, forKey: .liftedWhitePoint)
     }
 
     /// Creates a report of an image that has not been changed yet.

@@ -91,9 +91,9 @@ enum PlainReadingCheck {
 
     /// Whether preparing the page changed more than its tone and size: a step that moves or
     /// hides pixels (a turn, a deskew, a dewarp, a keystone correction, a cleared surround),
-    /// a flattened background, inverted text, or a scale far from 1.
+    /// a flattened background or a lifted white point, inverted text, or a scale far from 1.
     static func changesImage(_ report: PreprocessingReport) -> Bool {
-        report.flattened || report.inverted || report.clearedSurroundShare > 0 || report.deskewAngle != 0
+        report.flattened || report.liftedWhitePoint != nil || report.inverted || report.clearedSurroundShare > 0 || report.deskewAngle != 0
             || report.curvature?.applied == true || report.keystone != nil || report.scaleFactor < 0.7 || report.scaleFactor > 1.4
     }
 

@@ -124,6 +124,7 @@ struct JSONExporterTests {
         report.keystone = KeystoneCorrection(
             corners: [ImagePoint(x: 10, y: 10), ImagePoint(x: 90, y: 20), ImagePoint(x: 90, y: 80), ImagePoint(x: 10, y: 90)],
             width: 80, height: 80, edgeRatio: 1.33)
+        report.liftedWhitePoint = 170
         poem.preprocessingReport = report
         let object = try JSONSerialization.jsonObject(with: JSONExporter().export(poem))
         let written = keyPaths(of: object)

@@ -90,12 +90,13 @@ struct PlainReadingTests {
         flattened.flattened = true
         #expect(!PlainReadingCheck.wants(.auto, options: chosen, report: flattened, quality: prepared).0)
         #expect(PlainReadingCheck.wants(.always, options: chosen, report: flattened, quality: prepared).0)
-        for change in 0..<4 {
+        for change in 0..<5 {
             var changed = report
             switch change {
             case 0: changed.flattened = true
             case 1: changed.deskewAngle = 1.5
             case 2: changed.clearedSurroundShare = 0.2
+            case 3: changed.liftedWhitePoint = 170
             default: changed.scaleFactor = 2
             }
             #expect(PlainReadingCheck.wants(.auto, report: changed, quality: prepared).0, "\(change)")
