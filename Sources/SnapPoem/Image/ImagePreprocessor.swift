@@ -143,13 +143,8 @@ public enum ImagePreprocessor {
     /// that flattening left darker than the cleared surround. Tesseract then sees the darker
     /// half of the ground as one black blob full of holes, reads garbage and takes up to
     /// 30 s over its layout (a screen photo of the corpus's second draw: 32 s where the CLI
-    /// takes 1.6 s on the photo as it is).
-    static func groundSplit(of image: PoemImage) -> Int? {
-        guard image.bitsPerPixel == 8, let histogram = image.pix.grayHistogram(sampling: 2) else { return nil }
-        return groundSplit(histogram)
-    }
-
-    /// `groundSplit(of:)` for an image's 256 level counts.
+    /// takes 1.6 s on the photo as it is). `histogram` is the page's 256 level counts
+    /// (`PixImage.grayHistogram`).
     static func groundSplit(_ histogram: [Double]) -> Int? {
         let total = histogram.reduce(0, +)
         guard histogram.count == 256, total > 0 else { return nil }
@@ -174,8 +169,8 @@ public enum ImagePreprocessor {
     }
 
     /// The share of the page, darker than the split, from which the split is suspected to cut
-    /// the ground: more than the ink of any page of verse covers (3–12 % on the corpus's tune
-    /// part, the heavier figures on pages enlarged from low resolution).
+    /// the ground: more than the ink of any page of verse covers (3–14 % on the corpus's tune
+    /// part, the heavier figures on pages enlarged from low resolution or degraded).
     static let groundSplitInkShare = 0.15
     /// The share of the page within `groundSplitBand` levels under the split from which the
     /// split lies on a slope of the ground's peak, not in the valley after the ink (under 4 %
