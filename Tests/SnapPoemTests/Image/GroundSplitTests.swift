@@ -50,24 +50,15 @@ struct GroundSplitTests {
     /// 150 and the others at 195, as a screen's pixels photographed close up: a global
     /// threshold cuts that ground in two.
     private static func gridded() throws -> Data {
-        let source = try #require(pixRead(Fixtures.sample("Lenore.png")))
-        var original: PixPointer? = source
-        defer { pixDestroy(&original) }
-        var grey: PixPointer? = try #require(pixConvertTo8(source, 0))
-        defer { pixDestroy(&grey) }
-        let width = pixGetWidth(grey), height = pixGetHeight(grey)
-        for y in 0..<height {
-            for x in 0..<width {
-                var value: UInt32 = 0
-                pixGetPixel(grey, x, y, &value)
-                if value > 128 { pixSetPixel(grey, x, y, (x + y) % 3 == 0 ? 150 : 195) }
+        try EditedSample.png("Lenore.png") { grey, width, height in
+            for y in 0..<height {
+                for x in 0..<width {
+                    var value: UInt32 = 0
+                    pixGetPixel(grey, x, y, &value)
+                    if value > 128 { pixSetPixel(grey, x, y, (x + y) % 3 == 0 ? 150 : 195) }
+                }
             }
         }
-        var bytes: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        #expect(pixWriteMem(&bytes, &size, grey, Int32(IFF_PNG)) == 0)
-        defer { free(bytes) }
-        return Data(bytes: try #require(bytes), count: size)
     }
 
     @Test("A poem on a pixel grid is read from its lifted page (Tesseract on the page as it is reads nothing)")

@@ -108,23 +108,14 @@ struct PlainReadingTests {
     /// spread by `seed`: a page of sensor noise that Otsu's split turns into tens of thousands
     /// of marks.
     private static func speckled(share: Double, seed: UInt64) throws -> Data {
-        let source = try #require(pixRead(Fixtures.sample("Lenore.png")))
-        var original: PixPointer? = source
-        defer { pixDestroy(&original) }
-        var grey: PixPointer? = try #require(pixConvertTo8(source, 0))
-        defer { pixDestroy(&grey) }
-        let width = pixGetWidth(grey), height = pixGetHeight(grey)
-        var random = SeededGenerator(seed: seed)
-        let count = Int(share * Double(width) * Double(height))
-        for _ in 0..<count {
-            let x = UInt32(Int32.random(in: 0..<width, using: &random)), y = UInt32(Int32.random(in: 0..<height, using: &random))
-            pixSetPixel(grey, Int32(x), Int32(y), UInt32.random(in: 0...70, using: &random))
+        try EditedSample.png("Lenore.png") { grey, width, height in
+            var random = SeededGenerator(seed: seed)
+            let count = Int(share * Double(width) * Double(height))
+            for _ in 0..<count {
+                let x = Int32.random(in: 0..<width, using: &random), y = Int32.random(in: 0..<height, using: &random)
+                pixSetPixel(grey, x, y, UInt32.random(in: 0...70, using: &random))
+            }
         }
-        var bytes: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        #expect(pixWriteMem(&bytes, &size, grey, Int32(IFF_PNG)) == 0)
-        defer { free(bytes) }
-        return Data(bytes: try #require(bytes), count: size)
     }
 
     @Test(
