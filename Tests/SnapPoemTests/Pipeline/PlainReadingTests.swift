@@ -77,6 +77,12 @@ struct PlainReadingTests {
         #expect(!PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 360, doubtfulCharacters: 30), over: prepared))
         let nearlyNothing = ReadingQuality(sureLetters: 5, doubtfulCharacters: 20)
         #expect(PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 115, doubtfulCharacters: 40), over: nearlyNothing))
+        // A prepared page that read next to nothing does not win by its lack of doubtful
+        // characters over a plain reading of a noisy photo's words among its noise.
+        let littleAndSure = ReadingQuality(sureLetters: 20, doubtfulCharacters: 53)
+        #expect(PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 164, doubtfulCharacters: 204), over: littleAndSure))
+        #expect(!PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 90, doubtfulCharacters: 120), over: littleAndSure))
+        #expect(!PlainReadingCheck.prefersPlain(ReadingQuality(sureLetters: 164, doubtfulCharacters: 204), over: prepared))
 
         var report = PreprocessingReport(inputWidth: 1000, inputHeight: 1400)
         report.scaleFactor = 1
