@@ -71,6 +71,8 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// The least share of letter-like shapes within 15 % of the x-height peak. Measured:
     /// 0.11 for paper texture, 0.48–0.72 for text.
     public static let minimumPeakShare = 0.25
+    /// The shortest shape counted as a possible letter, in pixels of the measuring copy.
+    static let shortestLetter = 4
     /// `unevenness` from which lighting counts as uneven. Measured: 0.00–0.10 on the evenly
     /// lit samples (scans, blur, JPEG artefacts, coloured paper), 0.19 on the page of the phone
     /// photo (lit from one corner; its table left out), 0.54–0.88 on those with a shadow, a
@@ -180,7 +182,7 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         let limit = max(8, imageHeight / 6)
         return boxes.compactMap { size in
             let plausible =
-                size.height >= 4 && size.width >= 2 && size.height <= limit
+                size.height >= shortestLetter && size.width >= 2 && size.height <= limit
                 && size.width <= 6 * size.height && size.height <= 12 * size.width
             return plausible ? size.height : nil
         }
@@ -191,7 +193,46 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
     /// the heights within 15 % of that peak. Running text is mostly x-height letters;
     /// ascenders, capitals and descenders form a second, lower peak about 1.4× higher. Nil
     /// when fewer than `minimumPeakShare` of the shapes lie near the peak: not text.
+    ///
+    /// Sensor noise, JPEG blocks and a screen's pixel grid, thresholded, are thousands of
+    /// specks whose heights fall away from the shortest counted (`shortestLetter`) like a
+    /// tail: each pair of heights above it holds fewer than the pair below. Their peak then
+    /// sits on that floor, the letters' own peak lies well above it, and the page would be
+    /// enlarged four times for specks. When the peak is on the floor and the heights fall
+    /// away, the x-height is measured again on the shapes from the end of the specks' tail up
+    /// (`endOfSpecks(in:)`), and that measurement is kept when it finds a peak; text whose
+    /// letters really are that small has no second peak above.
     static func xHeight(fromLetterHeights heights: [Int]) -> Double? {
+        guard let measured = heightPeak(of: heights) else { return nil }
+        guard measured.peak <= shortestLetter + 1, risesFromSpecks(heights) else { return measured.xHeight }
+        let end = endOfSpecks(in: heights)
+        return heightPeak(of: heights.filter { $0 >= end })?.xHeight ?? measured.xHeight
+    }
+
+    /// Where the specks' tail ends: the first height from twice `shortestLetter` up that
+    /// holds no more of `heights` than the next one does (the tail stops falling there).
+    static func endOfSpecks(in heights: [Int]) -> Int {
+        var counts: [Int: Int] = [:]
+        for height in heights { counts[height, default: 0] += 1 }
+        let tallest = heights.max() ?? 0
+        var height = 2 * shortestLetter
+        while height < tallest, counts[height, default: 0] > counts[height + 1, default: 0] { height += 1 }
+        return height
+    }
+
+    /// Whether the counts of `heights` in the pairs of heights from `shortestLetter` up fall
+    /// strictly, pair after pair, over the first three pairs: the tail of specks, not letters.
+    static func risesFromSpecks(_ heights: [Int]) -> Bool {
+        let pairs = (0..<3).map { pair in
+            heights.count { $0 >= shortestLetter + 2 * pair && $0 < shortestLetter + 2 * pair + 2 }
+        }
+        return pairs[0] > pairs[1] && pairs[1] > pairs[2]
+    }
+
+    /// The tallest peak of the smoothed histogram of `heights` between half and one and a
+    /// half times their median, and the mean of the heights within 15 % of it; nil for fewer
+    /// than `minimumLetterCount` heights or a peak holding under `minimumPeakShare` of them.
+    private static func heightPeak(of heights: [Int]) -> (peak: Int, xHeight: Double)? {
         guard heights.count >= minimumLetterCount else { return nil }
         let sorted = heights.sorted()
         let median = Double(sorted[sorted.count / 2])
@@ -201,7 +242,7 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         let radius = max(1, Int((median * 0.06).rounded()))
         let low = max(1, Int((median * 0.5).rounded(.down)))
         let high = min(largest, Int((median * 1.5).rounded(.up)))
-        guard low <= high else { return median }
+        guard low <= high else { return (Int(median), median) }
         var peak = low, best = -1.0
         for height in low...high {
             var total = 0.0
@@ -213,7 +254,7 @@ public struct ImageAnalysis: Sendable, Equatable, Codable {
         }
         let near = sorted.filter { abs(Double($0 - peak)) <= max(1, Double(peak) * 0.15) }
         guard Double(near.count) >= minimumPeakShare * Double(sorted.count) else { return nil }
-        return Double(near.reduce(0, +)) / Double(near.count)
+        return (peak, Double(near.reduce(0, +)) / Double(near.count))
     }
 }
 

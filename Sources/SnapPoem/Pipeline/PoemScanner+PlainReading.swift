@@ -60,22 +60,29 @@ extension PoemScanner {
             // Both over: what is counted is most often noise (low light, a sensor's grain,
             // JPEG blocks, a screen's pixel grid), which a median at the scale of a stroke
             // removes. The bound counts what is left.
-            let page = plain.page
-            let cleaned = try await offload { () throws(SnapPoemError) -> PreparedImage? in
-                guard let filtered = plainImage.pix.medianFiltered().map(PoemImage.init(pix:)),
-                    try PageMarks.marksOverLimit(filtered, region: nil, limit: limit, name: name) == nil
-                else { return nil }
-                var denoised = page
-                denoised.image = filtered
-                denoised.report.notes.append("noise removed with a 5×5 median: the page had too many marks to read otherwise")
-                return denoised
-            }
-            guard let cleaned else { throw refusal }
+            guard let cleaned = try await medianCleaned(plain.page, limit: limit, name: name) else { throw refusal }
             return (
                 cleaned, plain.stage,
                 "the prepared page had \(marks) separate marks and the image as it is \(plainMarks), over the limit; "
                     + "the image was read with its noise removed (a 5×5 median)"
             )
+        }
+    }
+
+    /// `page` with its grey cleaned of noise by a 5×5 median, a note saying so in its report;
+    /// nil when the cleaned page is still over the mark bound `limit` (or the filter fails).
+    ///
+    /// - Throws: `SnapPoemError.outOfMemory` naming `name`.
+    func medianCleaned(_ page: PreparedImage, limit: Int?, name: String) async throws(SnapPoemError) -> PreparedImage? {
+        let image = page.image
+        return try await offload { () throws(SnapPoemError) -> PreparedImage? in
+            guard let filtered = image.pix.medianFiltered().map(PoemImage.init(pix:)),
+                try PageMarks.marksOverLimit(filtered, region: nil, limit: limit, name: name) == nil
+            else { return nil }
+            var denoised = page
+            denoised.image = filtered
+            denoised.report.notes.append("noise removed with a 5×5 median: the page had too many marks to read otherwise")
+            return denoised
         }
     }
 
@@ -106,8 +113,9 @@ extension PoemScanner {
     ) async throws(SnapPoemError) -> (report: PlainReadingReport, kept: PlainReadingOutcome?)? {
         guard configuration.plainReading != .never, PageReading.applies(to: recognition), !page.timedOut else { return nil }
         let quality = ReadingQuality(of: page)
-        let (wanted, reason) = PlainReadingCheck.wants(
+        let (wanted, whyRead) = PlainReadingCheck.wants(
             configuration.plainReading, options: configuration.preprocessing, report: prepared.report, quality: quality)
+        var reason = whyRead
         guard wanted else {
             return (PlainReadingReport(reason: reason, prepared: quality, plain: nil, kept: .prepared, milliseconds: 0), nil)
         }
@@ -119,15 +127,22 @@ extension PoemScanner {
                 nil
             )
         }
-        let plain = try await plainPage(of: image, rotation: prepared.report.rotation, name: name).page
+        var plain = try await plainPage(of: image, rotation: prepared.report.rotation, name: name).page
         func decided(_ why: String, plain: ReadingQuality?, kept: PlainReadingReport.Kept) -> PlainReadingReport {
             let took = start.duration(to: clock.now)
             let milliseconds = Int(took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000)
             return PlainReadingReport(reason: why, prepared: quality, plain: plain, kept: kept, milliseconds: milliseconds)
         }
-        // The plain page meets the mark bound too: a page of scattered specks is not read as it is.
-        guard try await isWithinMarkBound(plain.image, limit: recognition.markLimit, region: nil, name: name) else {
-            return (decided("\(reason); the image as it is has too many marks to read", plain: nil, kept: .prepared), nil)
+        // The plain page meets the mark bound too: a page of scattered specks is not read as it
+        // is. What is counted is then most often noise (low light, a sensor's grain, JPEG
+        // blocks, a screen's pixel grid), which a median at the scale of a stroke removes: the
+        // floor is that page cleaned, when the cleaned page is within the bound.
+        if try await !isWithinMarkBound(plain.image, limit: recognition.markLimit, region: nil, name: name) {
+            guard let cleaned = try await medianCleaned(plain, limit: recognition.markLimit, name: name) else {
+                return (decided("\(reason); the image as it is has too many marks to read", plain: nil, kept: .prepared), nil)
+            }
+            plain = cleaned
+            reason += "; the image as it is has too many marks to read, and was read with its noise removed (a 5×5 median)"
         }
         // Tesseract's own reading is its page recognition, not snap-poem's line by line: read
         // alone, a line's rectangle on a page left tilted holds parts of its neighbours, and

@@ -48,18 +48,23 @@ struct PlainReadingTests {
         #expect(blank.visibleWordConfidence == 0)
     }
 
-    @Test("A screen photo whose pixel grid the prepared page turns into garbage is read as it is")
-    func screenMoireReadAsItIs() async throws {
-        // A photo from the randomised corpus (see SampleImages/README.md): flattened and
-        // enlarged four times (the grid fooled the x-height), the screen's pixel grid reads as
-        // short dictionary words at confidences of 10-40, which outnumbered the plain
-        // reading's sure letters four to one: CER 2.48 where the CLI reads 0.23.
+    @Test("A screen photo's pixel grid is not read as garbage: the surer reading is kept, and it reads better than the CLI")
+    func screenMoireNotGarbage() async throws {
+        // A photo from the randomised corpus (see SampleImages/README.md). Once the grid fooled
+        // the x-height, the page was flattened and enlarged four times, and the grid read as
+        // short dictionary words at confidences of 10-40 (CER 2.48 where the CLI reads 0.23).
+        // Measured above the specks' tail, the page is enlarged ×2.4 and its prepared reading
+        // is the surer one (328 sure letters and 26 doubtful characters against the image as
+        // it is, 209 and 18): CER 0.12.
         let file = "photo-screen-moire.jpg"
         let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(file))
         let report = try #require(poem.plainReading, "no plain-reading report")
-        #expect(report.kept == .plain, "\(report)")
+        let plain = try #require(report.plain, "no plain reading was made: \(report)")
+        let kept = report.kept == .plain ? plain : report.prepared
+        let other = report.kept == .plain ? report.prepared : plain
+        #expect(kept.sureLetters - kept.doubtfulCharacters >= other.sureLetters - other.doubtfulCharacters, "\(report)")
         let error = characterErrorRate(poem.recognizedText, truth: try Fixtures.groundTruth(for: file))
-        #expect(error <= 0.45, "CER \(error): \(poem.recognizedText)")
+        #expect(error <= 0.2, "CER \(error): \(poem.recognizedText)")
     }
 
     @Test("The plain reading is kept only with a lead; auto reads it only where the image was changed")
@@ -134,6 +139,21 @@ struct PlainReadingTests {
         let report = try #require(poem.plainReading, "seed \(seed): no plain-reading report")
         #expect(report.reason.contains("noise removed"), "seed \(seed): \(report.reason)")
         #expect(characterErrorRate(poem.text, truth: truth) <= 0.05, "seed \(seed), \(share): \(poem.text)")
+    }
+
+    @Test("A photo whose image as it is has too many marks is weighed against its noise removed, and that is kept when surer")
+    func grainyPlainReadCleaned() async throws {
+        // A low-light photo from the randomised corpus (see SampleImages/README.md): its grain
+        // puts the image as it is over the mark bound. The prepared page read no sure letter,
+        // and without a floor to weigh it against, it was kept (CER 0.69; the CLI reads
+        // nothing).
+        let file = "photo-low-light-grain.jpg"
+        let poem = try await SharedScanner.get().scan(fileAt: Fixtures.sample(file))
+        let report = try #require(poem.plainReading, "no plain-reading report")
+        #expect(report.kept == .plain, "\(report)")
+        #expect(report.reason.contains("noise removed"), "\(report.reason)")
+        let error = characterErrorRate(poem.recognizedText, truth: try Fixtures.groundTruth(for: file))
+        #expect(error <= 0.03, "CER \(error): \(poem.recognizedText)")
     }
 
     /// Scans the sample `name` with the plain reading always made, and returns its report,
