@@ -21,8 +21,8 @@ struct ImageAnalysisTests {
         #expect(abs(measured - xHeight) <= 0.15 * xHeight, "\(file): measured \(measured), drawn \(xHeight)")
     }
 
-    /// `count` heights spread over `range` like a tail of specks: each height holds about
-    /// half as many as the one below.
+    /// `count` heights from `floor` up like a tail of specks: each height holds about half
+    /// as many as the one below.
     private static func specks(_ count: Int, from floor: Int) -> [Int] {
         var heights: [Int] = [], left = count, height = floor
         while left > 0 {
