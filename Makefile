@@ -198,9 +198,17 @@ check-steps:
 	$(TIMED_ALONE) $(TIER_TEST) --filter '$(TIMED_IN_PROCESS)'
 	$(TIER_TEST) --skip '$(TIMED_IN_PROCESS)|$(END_TO_END_SUITES)|$(SYSTEM_SUITES)'
 
+# The fuzz seeds' build keeps one core busy for minutes (one compiler process, the library in
+# one module): it runs beside the checks after the suite, which leave a core idle for as long.
 test: deps deps-service
 	@$(WITH_BUILD_TMPDIR) $(MAKE) --no-print-directory -j2 lint build-tests
-	@$(WITH_BUILD_TMPDIR) $(MAKE) --no-print-directory test-suite fuzz-smoke test-library test-deploy test-install test-shipped
+	@$(WITH_BUILD_TMPDIR) $(MAKE) --no-print-directory test-suite
+	@$(WITH_BUILD_TMPDIR) $(MAKE) --no-print-directory -j2 fuzz-smoke test-after-suite
+
+# What make test checks after the suite, one after another (beside the fuzz seeds).
+.PHONY: test-after-suite
+test-after-suite:
+	@$(MAKE) --no-print-directory -j1 test-library test-deploy test-install test-shipped
 
 # Every suite of the debug build, the timed ones first and alone, then the rest in parallel.
 test-suite:
@@ -475,9 +483,9 @@ test-package: deb
 # Debian 13 (in .ci/run, beside make test-system): the current commit in a Debian 13 root that
 # Scripts/debian-root.sh makes with debootstrap in .build/debian13-root (from the archive apt
 # uses here; kept for the next run while younger than a week, made again otherwise), from a
-# clean clone of HEAD: make demo (the README's first command), the library's and the command
-# line's tests (the timed suite last and alone), make test-install, and make test-package (the
-# .deb built there, lintian, installed, used, purged). Each step is printed and timed
+# clean clone of HEAD: make demo (the README's first command), make test-install and make
+# test-package (the .deb built there, lintian, installed, used, purged), then the library's
+# and the command line's tests (the timed suite last and alone). Each step is printed and timed
 # (Scripts/test-debian13.sh). As root; says what it changes first.
 define DEBIAN13_NOTICE
 make test-debian13 changes this machine:

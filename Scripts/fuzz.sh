@@ -30,7 +30,13 @@ if [ ${#targets[@]} -eq 0 ]; then
   for file in Fuzz/Targets/*.swift; do targets+=("$(basename "$file" .swift)"); done
 fi
 
-out=.build/fuzz
+# The smoke replays each seed once, so it needs ASan's checks, not speed: it is compiled
+# without optimisation, in a folder of its own (2026-12-07: the library took 234 s of one core
+# with -O, the longest stretch of make test that kept the other core idle).
+# (Line tables only: with -Onone and full debug info the driver adds a job that wraps the
+# module into the same object, and stops.)
+out=.build/fuzz optimisation=(-O -g)
+[ "$mode" = smoke ] && out=.build/fuzz-smoke optimisation=(-Onone -gline-tables-only)
 mkdir -p "$out/modules" "$out/findings" "$out/corpus"
 sanitize=(-sanitize=fuzzer,address)
 # Every system-library module map (CTesseract, CProcessControl, CMicroHTTPD, ...).
@@ -41,7 +47,7 @@ for map in Sources/C*/module.modulemap; do system_modules+=(-I "$(dirname "$map"
 read -r -a lept_cflags <<<"$(pkg-config --cflags lept)"
 # libheif is not linked: CHeif opens it with dlopen the first time a HEIF file is met.
 read -r -a c_libraries <<<"$(pkg-config --libs tesseract lept libpng libjpeg libmicrohttpd)"
-swift_flags=(-parse-as-library -O -g -swift-version 6 -enable-testing -package-name snap_poem "${sanitize[@]}"
+swift_flags=(-parse-as-library "${optimisation[@]}" -swift-version 6 -enable-testing -package-name snap_poem "${sanitize[@]}"
   "${system_modules[@]}" -I "$out/modules")
 for flag in "${lept_cflags[@]}"; do swift_flags+=(-Xcc "$flag"); done
 c_flags=(-O1 -g -fsanitize=fuzzer-no-link,address "${lept_cflags[@]}")

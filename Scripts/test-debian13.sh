@@ -13,16 +13,16 @@
 #   3. make demo, the README's first command: its own `make deps` installs the Debian 13
 #      packages, then the poem must come out with every "Lenore" replaced by "Alex" and read
 #      as well as on Debian 12 (SampleImages/cer.py against SampleImages/Lenore.txt);
-#   4. swift test, the SnapPoemTests and SnapPoemCLITests targets (SnapPoemServiceTests, the
-#      sanitizers, the fuzzing seeds, the docs and the deploy/ files are make test's and make
-#      test-system's, on Debian 12);
-#   5. the timed suite alone: when SNAP_POEM_CI_LOCK names a lock (.ci/run, which runs make
-#      test-system beside this and holds it shared meanwhile), it is taken exclusively first;
-#   6. make test-install test-package: make deb (its binary linked from make demo's release
+#   4. make test-install test-package: make deb (its binary linked from make demo's release
 #      objects; Depends from dpkg-shlibdeps, in the root), lintian (no error,
 #      no warning), apt-get install, use, purge, and nothing left (Scripts/test-package.sh);
 #      then Depends is checked to name Debian 13's library packages (libleptonica6, not
-#      Debian 12's liblept5).
+#      Debian 12's liblept5);
+#   5. swift test, the SnapPoemTests and SnapPoemCLITests targets (SnapPoemServiceTests, the
+#      sanitizers, the fuzzing seeds, the docs and the deploy/ files are make test's and make
+#      test-system's, on Debian 12);
+#   6. the timed suite alone: when SNAP_POEM_CI_LOCK names a lock (.ci/run, which runs make
+#      test-system beside this and holds it shared meanwhile), it is taken exclusively first.
 # The mounts live only in each step's mount namespace and are gone after it, also on failure
 # or Ctrl-C; nothing is written to the machine's /dev or /etc. Downloaded packages are kept
 # in .build/debian13-cache. Needs root, debootstrap and the Swift toolchain (/opt/swift).
@@ -181,6 +181,27 @@ demo_check() {
 step "make demo (the README's first command) in the clone: installs the Debian 13 packages, builds, reads Lenore.png" \
     demo_check
 
+# The package first: lintian, apt-get and dpkg keep one core busy at most, which the work
+# .ci/run runs beside this uses; after the tests, they were minutes with a core idle.
+depends_check() {
+    # man-db's cache as on a machine where man-db has run: its trigger (mandb -pq, as the man
+    # user), which installing any package with a manual page runs, first fills
+    # /var/cache/man/*/ with CACHEDIR.TAG files that stay after a purge. They are man-db's,
+    # not the package's, but test-package.sh would count them as left behind.
+    in_root setpriv --reuid man --regid man --init-groups -- mandb -pq || fail "mandb -pq"
+    # DIST_SCRATCH=.build: the package's binary is linked from make demo's release objects
+    # (the same compilation; only the link differs), rather than compiled a second time.
+    in_clone 'nice make test-install test-package DIST_SCRATCH=.build' || fail "make test-install test-package failed"
+    local depends
+    depends=$(in_clone 'dpkg-deb --field .build/deb/snap-poem_*.deb Depends') || fail "the package's Depends"
+    say "Depends on Debian 13: $depends"
+    [[ $depends == *libleptonica6* ]] || fail "Depends does not name libleptonica6 (Debian 13's Leptonica)"
+    [[ $depends != *liblept5* ]] || fail "Depends names liblept5, Debian 12's Leptonica"
+    [[ $depends == *libtesseract5* ]] || fail "Depends does not name libtesseract5"
+}
+step "make test-install test-package in the root: make install staged; make deb, lintian, apt-get install, use, purge, nothing left" \
+    depends_check
+
 step "swift test in the clone: SnapPoemTests and SnapPoemCLITests, all but the timed suite" \
     in_clone "Scripts/test-debian13.sh --in-root swift-tests"
 
@@ -200,22 +221,3 @@ alone() {
 }
 step "swift test in the clone: the timed suite alone" \
     alone in_clone "Scripts/test-debian13.sh --in-root timed-tests"
-
-depends_check() {
-    # man-db's cache as on a machine where man-db has run: its trigger (mandb -pq, as the man
-    # user), which installing any package with a manual page runs, first fills
-    # /var/cache/man/*/ with CACHEDIR.TAG files that stay after a purge. They are man-db's,
-    # not the package's, but test-package.sh would count them as left behind.
-    in_root setpriv --reuid man --regid man --init-groups -- mandb -pq || fail "mandb -pq"
-    # DIST_SCRATCH=.build: the package's binary is linked from make demo's release objects
-    # (the same compilation; only the link differs), rather than compiled a second time.
-    in_clone 'nice make test-install test-package DIST_SCRATCH=.build' || fail "make test-install test-package failed"
-    local depends
-    depends=$(in_clone 'dpkg-deb --field .build/deb/snap-poem_*.deb Depends') || fail "the package's Depends"
-    say "Depends on Debian 13: $depends"
-    [[ $depends == *libleptonica6* ]] || fail "Depends does not name libleptonica6 (Debian 13's Leptonica)"
-    [[ $depends != *liblept5* ]] || fail "Depends names liblept5, Debian 12's Leptonica"
-    [[ $depends == *libtesseract5* ]] || fail "Depends does not name libtesseract5"
-}
-step "make test-install test-package in the root: make install staged; make deb, lintian, apt-get install, use, purge, nothing left" \
-    depends_check
