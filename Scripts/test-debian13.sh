@@ -184,6 +184,9 @@ step "make demo (the README's first command) in the clone: installs the Debian 1
 # The package first: lintian, apt-get and dpkg keep one core busy at most, which the work
 # .ci/run runs beside this uses; after the tests, they were minutes with a core idle.
 depends_check() {
+    # What make test-install and make test-package use (lintian, dpkg-dev, man-db).
+    in_clone 'make --no-print-directory deps-test deps-package > /tmp/deps.log 2>&1 || { cat /tmp/deps.log; exit 1; }' ||
+        fail "make deps-test deps-package"
     # man-db's cache as on a machine where man-db has run: its trigger (mandb -pq, as the man
     # user), which installing any package with a manual page runs, first fills
     # /var/cache/man/*/ with CACHEDIR.TAG files that stay after a purge. They are man-db's,
