@@ -110,8 +110,14 @@ deps-service: deps deps-test
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
+# The release build is compiled and linked as the package ships it (DIST_FLAGS below), so that
+# make demo and make bench run the binary that ships, and make dist with DIST_SCRATCH=.build
+# only links (SwiftPM compiles every module with -static-stdlib under --static-swift-stdlib: a
+# plain release build there would be compiled again). Product by product: the test support
+# target imports Testing, which has no static library.
+RELEASE_PRODUCTS := snap-poem snap-poem-bench snap-poem-generate
 release: deps
-	swift build -c release $(SWIFT_BUILD_FLAGS)
+	for product in $(RELEASE_PRODUCTS); do swift build -c release $(DIST_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$product || exit 1; done
 
 demo: release
 	@echo '$$ snap-poem SampleImages/Lenore.png --replace Lenore=Alex'
@@ -412,8 +418,8 @@ BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
 DIST := .build/dist
 DIST_SCRATCH ?= $(DIST)/build
-DIST_BUILD = swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(DIST_SCRATCH) \
-  -Xlinker -z -Xlinker now $(SWIFT_BUILD_FLAGS)
+DIST_FLAGS = --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
+DIST_BUILD = swift build -c release $(DIST_FLAGS) --scratch-path $(DIST_SCRATCH) $(SWIFT_BUILD_FLAGS)
 VERSION := $(shell sed -n 's/^public let version = "\(.*\)"$$/\1/p' Sources/SnapPoem/Support/Version.swift)
 # The date of the man page and of the package's changelog: the last commit's, so that the same
 # source makes the same files (https://reproducible-builds.org/specs/source-date-epoch/).
