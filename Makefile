@@ -407,10 +407,8 @@ examples: deps
 # so that the binary needs only Debian's libraries; with no RUNPATH ($ORIGIN, which Debian
 # forbids) and with bind-now relocations. It has a build folder of its own
 # (.build/dist), so make release and make bench are not rebuilt by it, and the other way round.
-# DIST_SCRATCH=.build builds it in make release's folder (make test-debian13 does, after make
-# demo). That does not save its compilation: under --static-swift-stdlib SwiftPM compiles every
-# module with -static-stdlib, so the modules are compiled again (2026-12-07: 176 s of one core
-# on Debian 12, 343 s of CPU in CI's Debian 13 root), and make release's are replaced.
+# With DIST_SCRATCH=.build it is only linked from make release's objects, which make release
+# compiles with the same flags (DIST_FLAGS); make test-debian13 does this after make demo.
 .PHONY: dist install uninstall deb test-install test-package
 PREFIX ?= /usr/local
 DESTDIR ?=

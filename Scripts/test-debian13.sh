@@ -13,8 +13,8 @@
 #   3. make demo, the README's first command: its own `make deps` installs the Debian 13
 #      packages, then the poem must come out with every "Lenore" replaced by "Alex" and read
 #      as well as on Debian 12 (SampleImages/cer.py against SampleImages/Lenore.txt);
-#   4. make test-install test-package: make deb (its binary built in make demo's build folder,
-#      compiled again with -static-stdlib; Depends from dpkg-shlibdeps, in the root), lintian (no error,
+#   4. make test-install test-package: make deb (its binary linked from make demo's release
+#      objects; Depends from dpkg-shlibdeps, in the root), lintian (no error,
 #      no warning), apt-get install, use, purge, and nothing left (Scripts/test-package.sh);
 #      then Depends is checked to name Debian 13's library packages (libleptonica6, not
 #      Debian 12's liblept5);
@@ -192,9 +192,8 @@ depends_check() {
     # /var/cache/man/*/ with CACHEDIR.TAG files that stay after a purge. They are man-db's,
     # not the package's, but test-package.sh would count them as left behind.
     in_root setpriv --reuid man --regid man --init-groups -- mandb -pq || fail "mandb -pq"
-    # DIST_SCRATCH=.build: the package's binary is built in make demo's build folder. Its
-    # modules are compiled again all the same (SwiftPM adds -static-stdlib to every module's
-    # compilation under --static-swift-stdlib; 343 s of CPU in CI on 2026-12-07).
+    # DIST_SCRATCH=.build: the package's binary is linked from make demo's release objects,
+    # compiled with the same flags (the Makefile's DIST_FLAGS), rather than compiled again.
     in_clone 'nice make test-install test-package DIST_SCRATCH=.build' || fail "make test-install test-package failed"
     local depends
     depends=$(in_clone 'dpkg-deb --field .build/deb/snap-poem_*.deb Depends') || fail "the package's Depends"
