@@ -249,8 +249,8 @@ public final class PoemScanner: Sendable {
         }
         var (page, reading) = try await read(
             preparation.image, options: recognition, deadline: deadline, name: name, progress: progress,
-            doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil, inverted: preparation.report.inverted,
-            asItIs: plainInstead != nil, layoutReduction: preparation.report.lineFindingReduction, analysed: analysed)
+            doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil, byPage: preparation.report.inverted || plainInstead != nil,
+            layoutReduction: preparation.report.lineFindingReduction, analysed: analysed)
         var recognizeTime = clock.now - recognizeStart
         if let retry = try await retryIfTurned(
             stage: turnStage, first: preparation, page: page, stopped: reading?.stoppedEarly, lineStartTurn: reading?.lineStartTurn,
@@ -277,7 +277,7 @@ public final class PoemScanner: Sendable {
                 let again = clock.now
                 (page, reading) = try await read(
                     preparation.image, options: recognition, deadline: deadline, name: name, progress: progress,
-                    asItIs: plainInstead != nil, layoutReduction: preparation.report.lineFindingReduction)
+                    byPage: plainInstead != nil, layoutReduction: preparation.report.lineFindingReduction)
                 recognizeTime += clock.now - again
             }
         }
@@ -362,21 +362,21 @@ public final class PoemScanner: Sendable {
 
     /// Recognises a prepared image: line by line with this scanner's engines
     /// (`PageReading`) when the configuration asks for it and the lines are level, else by
-    /// one call of Tesseract's page recognition, which also reads an inverted page and one
-    /// read as it is (`asItIs`). `analysed` is the layout analysis of `image` when it was
-    /// made already (`shapedDuringLayout`).
+    /// one call of Tesseract's page recognition, which the caller asks for (`byPage`) for an
+    /// inverted page and for one read as it is. `analysed` is the layout analysis of `image`
+    /// when it was made already (`shapedDuringLayout`).
     func read(
         _ image: PoemImage, options: RecognitionOptions, deadline: ContinuousClock.Instant?, name: String,
-        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, inverted: Bool = false, asItIs: Bool = false,
+        progress: (@Sendable (Int) -> Void)?, doubtfulConfidence: Int? = nil, byPage: Bool = false,
         layoutReduction: Double = 1, analysed: LayoutAnalysis? = nil
     ) async throws(SnapPoemError) -> (RecognizedPage, ReadingReport?) {
-        // Light text inverted to dark: line by line read the chalkboard sample with 6.7 % CER
-        // (smudges taken for lines), Tesseract's page recognition with 1.9 %; it reads these.
-        // The image as it is, read because its prepared page was over the mark bound, is a
-        // noisy photo (low light, grain, a screen): a line's rectangle read alone keeps the
-        // specks around its letters, which Tesseract's page recognition sets aside as noise
-        // (a low-light draw of the corpus: 24.4 % CER line by line, 3.3 % by page, the CLI 2.9 %).
-        if configuration.readsByLine, PageReading.applies(to: options), !inverted, !asItIs,
+        // By page: light text inverted to dark (line by line read the chalkboard sample with
+        // 6.7 % CER, smudges taken for lines; Tesseract's page recognition 1.9 %), and the
+        // image as it is, read because its prepared page was over the mark bound, a noisy
+        // photo (low light, grain, a screen), where a line's rectangle read alone keeps the
+        // specks around its letters, which page recognition sets aside as noise (a low-light
+        // draw of the corpus: 24.4 % CER line by line, 3.3 % by page, the CLI 2.9 %).
+        if configuration.readsByLine, PageReading.applies(to: options), !byPage,
             let read = try await PageReading(engines: engines, choosesLanguage: configuration.choosesLanguage).read(
                 image, options: options, deadline: deadline, name: name, progress: progress, doubtfulConfidence: doubtfulConfidence,
                 layoutReduction: layoutReduction, analysed: analysed)
