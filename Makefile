@@ -190,8 +190,9 @@ build-tests: deps
 
 # Swift's driver leaves an empty TemporaryDirectory.XXXXXX (holding .keep-directory) in the
 # temporary folder each time it runs (swiftlang/swift-driver#1613 and #2049): some 900 in
-# /tmp after a make test. make check and make test give it, and everything they start, a
-# temporary folder of the build's own (TMPDIR), so that they leave /tmp as they found it.
+# /tmp after a make test. make check, make test and make test-system give it, and everything
+# they start, a temporary folder of the build's own (TMPDIR), so that they leave /tmp as they
+# found it.
 BUILD_TMPDIR := $(CURDIR)/.build/tmp
 WITH_BUILD_TMPDIR = mkdir -p $(BUILD_TMPDIR) && TMPDIR=$(BUILD_TMPDIR)
 
@@ -272,7 +273,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 test-system:
 	@echo "$$SYSTEM_NOTICE"
 	@$(MAKE) --no-print-directory deps-system deps-service
-	@$(MAKE) --no-print-directory test-system-suites test-install test-slurm test-package test-sanitizers
+	@$(WITH_BUILD_TMPDIR) $(MAKE) --no-print-directory test-system-suites test-install test-slurm test-package test-sanitizers
 
 # The suites with tests that need the tools make test-system installs, and the tests that take
 # root's steps.

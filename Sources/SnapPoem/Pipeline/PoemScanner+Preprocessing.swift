@@ -171,10 +171,12 @@ extension PoemScanner {
         let recognizeStart = clock.now
         // The turned page, too, stops after its first lines when they read badly: a texture
         // that detection took for text (a screen's pixel grid) is not read to the end turned,
-        // before the page is read to the end as it is.
+        // before the page is read to the end as it is. An inverted page is read by Tesseract's
+        // page recognition, turned or not (as `scan` reads it), and so is not stopped early.
         let (second, reading) = try await read(
             turned.image, options: recognition, deadline: deadline, name: name, progress: progress,
-            doubtfulConfidence: Self.doubtfulConfidence, layoutReduction: turned.report.lineFindingReduction)
+            doubtfulConfidence: Self.doubtfulConfidence, byPage: turned.report.inverted,
+            layoutReduction: turned.report.lineFindingReduction)
         retry.recognizeTime += clock.now - recognizeStart
         if reading?.stoppedEarly != nil {
             retry.report.notes.append(
@@ -257,7 +259,8 @@ extension PoemScanner {
         let recognizeStart = clock.now
         let (second, reading) = try await read(
             turned.image, options: recognition, deadline: deadline, name: name, progress: progress,
-            doubtfulConfidence: Self.doubtfulConfidence, layoutReduction: turned.report.lineFindingReduction)
+            doubtfulConfidence: Self.doubtfulConfidence, byPage: turned.report.inverted,
+            layoutReduction: turned.report.lineFindingReduction)
         tried.recognizeTime = clock.now - recognizeStart
         if reading?.stoppedEarly == nil, !second.timedOut, second.hasText,
             second.visibleWordConfidence >= Self.doubtfulConfidence, second.visibleWordConfidence > page.visibleWordConfidence

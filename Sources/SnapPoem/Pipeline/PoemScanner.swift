@@ -247,9 +247,12 @@ public final class PoemScanner: Sendable {
             preparation = overlapped.prepared
             analysed = overlapped.layout
         }
+        // Tesseract's page recognition reads an inverted page, and a page read as it is because
+        // its preparation could not be trusted (`plainInstead`), every time it is read.
+        func readsByPage(_ prepared: PreparedImage) -> Bool { prepared.report.inverted || plainInstead != nil }
         var (page, reading) = try await read(
             preparation.image, options: recognition, deadline: deadline, name: name, progress: progress,
-            doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil, byPage: preparation.report.inverted || plainInstead != nil,
+            doubtfulConfidence: mayStopEarly ? Self.doubtfulConfidence : nil, byPage: readsByPage(preparation),
             layoutReduction: preparation.report.lineFindingReduction, analysed: analysed)
         var recognizeTime = clock.now - recognizeStart
         if let retry = try await retryIfTurned(
@@ -277,7 +280,7 @@ public final class PoemScanner: Sendable {
                 let again = clock.now
                 (page, reading) = try await read(
                     preparation.image, options: recognition, deadline: deadline, name: name, progress: progress,
-                    byPage: plainInstead != nil, layoutReduction: preparation.report.lineFindingReduction)
+                    byPage: readsByPage(preparation), layoutReduction: preparation.report.lineFindingReduction)
                 recognizeTime += clock.now - again
             }
         }
