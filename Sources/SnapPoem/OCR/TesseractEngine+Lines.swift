@@ -146,25 +146,26 @@ extension TesseractEngine {
     /// (`isSure`), as the coverage check keeps a line it finds (measured on the corpus's
     /// tuning part: read as it is, these lines added 0 to 41 %-confident garbage).
     static func spansWholeWidth(_ line: BoundingBox, in image: PoemImage) -> Bool {
-        let side = max(4, line.height / 2)
+        let side = sideMargin(of: line)
         return line.left - side <= 0 && line.right + side >= image.width
     }
+
+    /// The margin a line's rectangle has to each side: half the line's height, 4 px at least.
+    private static func sideMargin(of line: BoundingBox) -> Int { max(4, line.height / 2) }
 
     /// The least mean word confidence of a line as wide as the page (`spansWholeWidth`) for
     /// its reading to be kept; the coverage check's bar for a line it finds.
     static let leastWholeWidthConfidence = 60.0
 
-    /// Whether `line`'s words with visible text were read with a mean confidence of at least
-    /// `leastWholeWidthConfidence`.
+    /// Whether `line`'s words with visible text were read with a mean confidence
+    /// (`PageReading.confidence(of:)`, 0 for none) of at least `leastWholeWidthConfidence`.
     static func isSure(_ line: RecognizedLine) -> Bool {
-        let words = line.words.filter { $0.text.contains { !$0.isWhitespace } }
-        guard !words.isEmpty else { return false }
-        return words.map(\.confidence).reduce(0, +) / Double(words.count) >= leastWholeWidthConfidence
+        PageReading.confidence(of: line) >= leastWholeWidthConfidence
     }
 
     /// `lineRectangle(_:in:)` in an image of `width`×`height` pixels.
     static func lineRectangle(_ line: BoundingBox, width: Int, height: Int) -> BoundingBox? {
-        let margin = max(2, line.height / 6), side = max(4, line.height / 2)
+        let margin = max(2, line.height / 6), side = sideMargin(of: line)
         var left = max(0, line.left - side), right = min(width, line.right + side)
         let top = max(0, line.top - margin), bottom = min(height, line.bottom + margin)
         if left == 0, right == width {
