@@ -31,7 +31,9 @@ struct LayoutAnalysis: Sendable {
 /// 5. `OtherLanguageLinesPass`: a line in the other language than the poem's, with that
 ///    language's model;
 /// 6. `EnlargedDoubtfulLinesPass`: a line with a doubtful word, from an enlarged copy;
-/// 7. `LargeTypePass`: lines in large type, from copies of their own.
+/// 7. `EdgeNoiseLinesPass`: the top and bottom lines emptied when they are the paper's
+///    edge or a band of noise rather than text;
+/// 8. `LargeTypePass`: lines in large type, from copies of their own.
 struct PageReading {
     /// The engines to read with.
     let engines: ReadingEngines
@@ -64,6 +66,7 @@ struct PageReading {
         var passes: [any ReadingPass] = [FirstReadingPass(), FrenchModelPass(), UnreadLinesPass(), DoubtfulFrenchLinesPass()]
         passes.append(OtherLanguageLinesPass())
         if rereadsDoubtfulLines { passes.append(EnlargedDoubtfulLinesPass()) }
+        passes.append(EdgeNoiseLinesPass())
         passes.append(LargeTypePass())
         return passes
     }
