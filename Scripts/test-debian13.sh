@@ -18,9 +18,11 @@
 #      no warning), apt-get install, use, purge, and nothing left (Scripts/test-package.sh);
 #      then Depends is checked to name Debian 13's library packages (libleptonica6, not
 #      Debian 12's liblept5);
-#   5. swift test, the SnapPoemTests and SnapPoemCLITests targets (SnapPoemServiceTests, the
-#      sanitizers, the fuzzing seeds, the docs and the deploy/ files are make test's and make
-#      test-system's, on Debian 12);
+#   5. swift test, the SnapPoemTests target, then the SnapPoemCLITests target on the binary
+#      that ships (make install's, staged in .build/shipped; SNAP_POEM_TEST_BINARY), which is
+#      also quicker than the debug build's (SnapPoemServiceTests, the sanitizers, the fuzzing
+#      seeds, the docs and the deploy/ files are make test's and make test-system's, on
+#      Debian 12);
 #   6. the timed suite alone: when SNAP_POEM_CI_LOCK names a lock (.ci/run, which runs make
 #      test-system beside this and holds it shared meanwhile), it is taken exclusively first.
 # The mounts live only in each step's mount namespace and are gone after it, also on failure
@@ -50,8 +52,18 @@ if [ "${1:-}" = --in-root ]; then
             swift build --build-tests > /tmp/build-tests.log 2>&1 ||
                 { grep -A 3 'error:' /tmp/build-tests.log | head -n 60; fail "swift build --build-tests"; }
             tail -n 1 /tmp/build-tests.log
-            echo "--- every test of SnapPoemTests and SnapPoemCLITests but ${timed//|/, }"
-            SNAP_POEM_TESTS_SYSTEM_TOOLS=no swift test --skip-build --filter "$targets" --skip "$timed"
+            echo "--- every test of SnapPoemTests but ${timed//|/, }"
+            SNAP_POEM_TESTS_SYSTEM_TOOLS=no swift test --skip-build --filter '^SnapPoemTests\.' --skip "$timed"
+            # The command's suites run the binary that ships (make install's, linked from
+            # make demo's release objects, as the .deb's is): tests that need the debug build's
+            # fault hooks skip themselves (TestedExecutable.isShipped).
+            echo "--- make install DESTDIR=.build/shipped: the binary the .deb ships, staged"
+            rm -rf .build/shipped
+            make --no-print-directory install DESTDIR="$PWD/.build/shipped" PREFIX=/usr DIST_SCRATCH=.build > /tmp/install.log 2>&1 ||
+                { cat /tmp/install.log; fail "make install DESTDIR=.build/shipped"; }
+            echo "--- every test of SnapPoemCLITests, on .build/shipped/usr/bin/snap-poem"
+            SNAP_POEM_TEST_BINARY=$PWD/.build/shipped/usr/bin/snap-poem SNAP_POEM_TESTS_SYSTEM_TOOLS=no \
+                swift test --skip-build --filter '^SnapPoemCLITests\.' --skip "$timed"
             ;;
         timed-tests)
             echo "--- ${timed//|/, } alone (bounds on wall-clock time)"
@@ -205,7 +217,7 @@ depends_check() {
 step "make test-install test-package in the root: make install staged; make deb, lintian, apt-get install, use, purge, nothing left" \
     depends_check
 
-step "swift test in the clone: SnapPoemTests and SnapPoemCLITests, all but the timed suite" \
+step "swift test in the clone: SnapPoemTests, then SnapPoemCLITests on the shipped binary, all but the timed suite" \
     in_clone "Scripts/test-debian13.sh --in-root swift-tests"
 
 # The timed suite runs alone on the machine. When .ci/run runs make test-system beside this, it
