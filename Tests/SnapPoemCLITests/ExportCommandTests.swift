@@ -22,10 +22,27 @@ private func python(_ script: String, input: Data) throws -> String {
 }
 
 /// Writes an executable shell script named `name` into `folder`.
+/// Writes the shell script `name` in `folder`. A child process (`install`) writes the file that
+/// is run, never this one: a file this process held open for writing is inherited by the
+/// processes other tests start meanwhile, and running it then fails with ETXTBSY ("text file
+/// busy") for as long as they live (seen on Debian 13, 2026-12-07).
 private func writeScript(_ name: String, in folder: URL, _ body: String) throws {
     let path = folder.appendingPathComponent(name).path
-    try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: URL(fileURLWithPath: path))
-    chmod(path, 0o755)
+    let draft = folder.appendingPathComponent(".\(name).draft")
+    try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: draft)
+    defer { try? FileManager.default.removeItem(at: draft) }
+    let install = Process()
+    install.executableURL = URL(fileURLWithPath: "/usr/bin/install")
+    install.arguments = ["-m", "0755", draft.path, path]
+    try install.run()
+    install.waitUntilExit()
+    guard install.terminationStatus == 0 else { throw ScriptNotWritten(path: path) }
+}
+
+/// `writeScript` could not install its script.
+private struct ScriptNotWritten: Error {
+    /// Where the script was to be.
+    let path: String
 }
 
 @Suite("Command line: --format, --to, --subject, --mailto, --copy")

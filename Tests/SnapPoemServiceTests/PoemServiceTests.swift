@@ -296,9 +296,13 @@ struct PoemServiceTests {
     func queueFull() async throws {
         let service = try await PoemService(configuration: ServiceConfiguration(workers: 1, queueLimit: 0, maxTimeLimit: .seconds(600)))
         let first = Task { await service.respond(to: try Self.upload("Lenore.png")) }
+        // Waits for the event, the first request holding the worker, not for a time: under a
+        // sanitizer on a busy machine, its engine loaded after more than 30 s (2026-12-07). The
+        // bound is the service's own time limit.
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(30))
+        let deadline = clock.now.advanced(by: .seconds(600))
         while service.isReady, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(!service.isReady, "the first request never held the worker")
         let ready = await service.respond(to: HTTPRequest(method: "GET", target: "/readyz"))
         #expect(ready.status == 503)
         #expect(ready.text.contains("busy"))
