@@ -91,4 +91,26 @@ struct LargeTypeTests {
         #expect(poem.text.isEmpty, "\(poem.text)")
         #expect(poem.coverage?.textShapeCount == 0)
     }
+
+    @Test("A large line that holds a line read with the page is not read again: its text would stand twice")
+    func largeLineHoldingReadLines() throws {
+        let image = try #require(PoemImage.filled(width: 1000, height: 1200))
+        func line(_ block: Int, _ box: BoundingBox) -> LayoutLine { LayoutLine(block: block, paragraph: 0, box: box, blockBox: box) }
+        var found = (0..<6).map { line(1, BoundingBox(left: 100, top: 100 + 80 * $0, right: 800, bottom: 150 + 80 * $0)) }
+        // Taller than a quarter of the page, left out of its reading: a box that begins just
+        // below the last line (500–550), whose rectangle's margin of a sixth of its height
+        // takes that line in, and a picture further below that holds no line.
+        found.append(line(2, BoundingBox(left: 80, top: 552, right: 900, bottom: 900)))
+        found.append(line(3, BoundingBox(left: 80, top: 850, right: 900, bottom: 1160)))
+        var state = ReadingState(found: found, image: image)
+        #expect(state.reading == Array(0..<6))
+        #expect(!LargeTypePass.holdsOtherLines(6, in: state, image: image), "no line has been read yet")
+        for position in state.lines.indices {
+            let box = state.boxes[position]
+            state.lines[position] = RecognizedLine(
+                words: [RecognizedWord(text: "line", confidence: 95, boundingBox: box)], boundingBox: box, confidence: 95)
+        }
+        #expect(LargeTypePass.holdsOtherLines(6, in: state, image: image))
+        #expect(!LargeTypePass.holdsOtherLines(7, in: state, image: image))
+    }
 }
