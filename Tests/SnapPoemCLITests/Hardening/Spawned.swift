@@ -281,6 +281,7 @@ struct Spawned {
             if done < 0, errno != EINTR { throw SpawnFailure(description: "wait4 failed: \(errno)") }
             if clock.now >= deadline, !timedOut {
                 timedOut = true
+                Self.reportStacks(of: pid, arguments: arguments)
                 kill(pid, SIGKILL)
             }
             usleep(10_000)
@@ -300,6 +301,36 @@ struct Spawned {
             processorTime: .seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec),
             ended: ended)
+    }
+
+    /// Writes the stacks of every thread of a child that outlived its time limit to the test
+    /// process's standard error, with gdb where it is installed, and what the kernel says of
+    /// it (state, wait channel, processor time): a hang that happens once in many runs then
+    /// says where it hung. gdb itself gets at most 60 s.
+    static func reportStacks(of pid: pid_t, arguments: [String]) {
+        var report = "Spawned: snap-poem \(arguments.prefix(4).joined(separator: " ")) (pid \(pid)) outlived its time limit\n"
+        for file in ["stat", "wchan"] {
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/\(file)", encoding: .utf8) {
+                report += "/proc/\(pid)/\(file): \(text.trimmingCharacters(in: .whitespacesAndNewlines))\n"
+            }
+        }
+        let gdb = "/usr/bin/gdb"
+        if FileManager.default.isExecutableFile(atPath: gdb) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            process.arguments = ["60", gdb, "-batch", "-nx", "-p", "\(pid)", "-ex", "thread apply all bt 30"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            if (try? process.run()) != nil {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                report += String(decoding: data, as: UTF8.self)
+            }
+        } else {
+            report += "(no gdb: no stacks)\n"
+        }
+        FileHandle.standardError.write(Data(report.utf8))
     }
 
     /// The program a running process executes (`/proc/PID/exe`), nil once it has ended.
