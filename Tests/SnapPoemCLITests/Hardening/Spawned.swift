@@ -319,13 +319,8 @@ struct Spawned {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
             process.arguments = ["60", gdb, "-batch", "-nx", "-p", "\(pid)", "-ex", "thread apply all bt 30"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            if (try? process.run()) != nil {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                report += String(decoding: data, as: UTF8.self)
+            if let result = try? PipedProcess.run(process, input: nil) {
+                report += String(decoding: result.output + result.error, as: UTF8.self)
             }
         } else {
             report += "(no gdb: no stacks)\n"
