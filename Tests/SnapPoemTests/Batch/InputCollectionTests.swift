@@ -170,6 +170,25 @@ struct InputCollectionTests {
         #expect(BatchInput.displayName(of: Array("a\\b\\".utf8)) == "a\\b\\", "a backslash no x follows is itself")
     }
 
+    @Test("One file named twice, or once through a link of the same name, is a repeat with its output; two files are not")
+    func repeatedFile() throws {
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let photo = root.appendingPathComponent("a.png").path, other = root.appendingPathComponent("b.png").path
+        let link = root.appendingPathComponent("link.png").path
+        #expect(FileManager.default.createFile(atPath: photo, contents: Data("a".utf8)))
+        #expect(FileManager.default.createFile(atPath: other, contents: Data("b".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: photo)
+        let layout = OutputLayout(fileExtension: "txt")
+        #expect(layout.firstRepeat(in: [BatchInput(path: photo), BatchInput(path: other)]) == nil)
+        let twice = try #require(layout.firstRepeat(in: [BatchInput(path: photo), BatchInput(path: other), BatchInput(path: photo)]))
+        #expect(twice.first.path == photo && twice.second.path == photo && twice.output == "a.txt")
+        // A link and its target land on the same output only when their names do.
+        let linked = [BatchInput(path: photo, relativePath: "a.png"), BatchInput(path: link, relativePath: "a.png")]
+        #expect(layout.firstRepeat(in: linked)?.second.path == link)
+        #expect(layout.firstRepeat(in: [BatchInput(path: photo), BatchInput(path: link)]) == nil, "outputs a.txt and link.txt")
+    }
+
     @Test("A folder without images is a problem naming it; a FIFO named like an image is refused without blocking")
     func emptyFolderAndFIFO() throws {
         let root = try Fixtures.temporaryFolder()

@@ -168,8 +168,9 @@ struct SideBySideHTMLExporterTests {
         var poem = ExportFixtures.poem(
             [["Lenore"], ["See! on yon bier low lies thy love, Lenore!"]],
             replacing: [Replacement(find: "Lenore", replaceWith: "<b>A&B</b>")])
-        poem.uprightImage = try #require(
+        let photo = try #require(
             PoemImage.filled(width: poem.preprocessingReport.inputWidth, height: poem.preprocessingReport.inputHeight))
+        poem.uprightImage = photo
         let html = try SideBySideHTMLExporter().export(poem)
         let text = String(decoding: html, as: UTF8.self)
         #expect(!text.contains("<b>"))

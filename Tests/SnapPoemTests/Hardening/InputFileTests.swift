@@ -95,7 +95,7 @@ struct InputFileTests {
     func silentStreamStops() throws {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        defer { (close(ends[0]), close(ends[1])) }
+        defer { close(ends[0]); close(ends[1]) }
         let asked = ContinuousClock.now + .milliseconds(300)
         let start = ContinuousClock.now
         #expect(throws: SnapPoemError.cancelled(path: "<stdin>")) {
@@ -109,7 +109,7 @@ struct InputFileTests {
         // A pipe nobody writes to stands for the kernel file: poll never reports it ready.
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        defer { (close(ends[0]), close(ends[1])) }
+        defer { close(ends[0]); close(ends[1]) }
         let start = ContinuousClock.now
         #expect(
             throws: SnapPoemError.unreadableFile(
@@ -126,7 +126,7 @@ struct InputFileTests {
     func stalledFileStops() throws {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        defer { (close(ends[0]), close(ends[1])) }
+        defer { close(ends[0]); close(ends[1]) }
         let asked = ContinuousClock.now + .milliseconds(200)
         let start = ContinuousClock.now
         #expect(throws: SnapPoemError.cancelled(path: "kmsg")) {

@@ -17,7 +17,7 @@ struct KeystoneTests {
     func keystonedSampleReads() async throws {
         var configuration = ScanConfiguration()
         try configuration.apply([.replace: ["Lenore=Alex"]])
-        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
+        let scanner = try PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
         let poem = try await scanner.scan(fileAt: Fixtures.sample(Self.sample))
         let truth = try Fixtures.groundTruth(for: Self.sample)
         let rate = characterErrorRate(poem.recognizedText, truth: truth)

@@ -67,7 +67,7 @@ struct MultiPageTIFFTests {
     func replacementsAndJSON() async throws {
         var configuration = ScanConfiguration(replacements: ["Tyger": "Tiger", "Hope": "Love", "Lenore": "Alex"])
         configuration.engine.languages = .englishAndFrench
-        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
+        let scanner = try PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
         let document = try await scanner.scanDocument(fileAt: Self.threePages)
         #expect(!document.text.contains("Tyger") && !document.text.contains("Lenore") && !document.text.contains("Hope"))
         let json = try #require(JSONExporter().export(document))

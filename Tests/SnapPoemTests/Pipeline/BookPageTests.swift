@@ -55,7 +55,8 @@ struct BookPageTests {
             let (_, levelled) = try await scanner.preprocessLevelled(image, options: scanner.configuration.preprocessing, name: sample)
             let glancing = try ImagePreprocessor.curved(levelled)
             let full = try ImagePreprocessor.curved(levelled, glancing: false)
-            let applied = try #require(full.prepared.report.curvature?.applied, "\(sample): no curvature measured")
+            let curvature = try #require(full.prepared.report.curvature, "\(sample): no curvature measured")
+            let applied = curvature.applied
             #expect(glancing.prepared.report.curvature?.applied == applied, "\(sample)")
             #expect(glancing.prepared.image == full.prepared.image, "\(sample)")
             // Lifts of 40 px and more are flattened; so both answers are compared.
@@ -69,7 +70,7 @@ struct BookPageTests {
         var configuration = ScanConfiguration()
         try configuration.apply([.noDewarp: [""]])
         #expect(configuration.preprocessing.dewarps == false)
-        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
+        let scanner = try PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
         let name = "curl/lenore-lift-100.png"
         let plain = try await scanner.scan(fileAt: Fixtures.sample(name))
         #expect(plain.preprocessingReport.curvature == nil)

@@ -33,7 +33,7 @@ struct LargeTypeTests {
     func headingReplaced() async throws {
         var configuration = ScanConfiguration()
         try configuration.apply([.replace: ["Lenore=Alex"], .ignoreCase: [""]])
-        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
+        let scanner = try PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
         let poem = try await scanner.scan(fileAt: Fixtures.sample("large-heading.png"))
         #expect(poem.text.hasPrefix("ALEX\n"), "\(poem.text)")
         #expect(!poem.text.lowercased().contains("lenore"), "\(poem.text)")
@@ -86,7 +86,7 @@ struct LargeTypeTests {
     func drawingUnflattenedGivesNoText() async throws {
         var configuration = ScanConfiguration()
         try configuration.apply([.noDewarp: [""]])
-        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
+        let scanner = try PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
         let poem = try await scanner.scan(fileAt: Fixtures.sample("illustration.png"))
         #expect(poem.text.isEmpty, "\(poem.text)")
         #expect(poem.coverage?.textShapeCount == 0)

@@ -180,7 +180,7 @@ struct PlainReadingTests {
     ) async throws -> (report: PlainReadingReport, measured: ReadingQuality, plain: PreparedImage) {
         var configuration = ScanConfiguration()
         try configuration.apply([.plainReading: ["always"]])
-        let scanner = try await PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
+        let scanner = try PoemScanner(configuration: configuration, sharingEnginesWith: try await SharedScanner.get())
         let poem = try await scanner.scan(fileAt: Fixtures.sample(name))
         let report = try #require(poem.plainReading, "\(name): no plain-reading report")
         let measured = try #require(report.plain, "\(name): always, yet no plain reading")
@@ -236,7 +236,7 @@ struct PlainReadingTests {
 
         var configuration = ScanConfiguration()
         try configuration.apply([.plainReading: ["never"]])
-        let never = try await PoemScanner(configuration: configuration, sharingEnginesWith: shared)
+        let never = try PoemScanner(configuration: configuration, sharingEnginesWith: shared)
         #expect(try await never.scan(fileAt: Fixtures.sample(name)).plainReading == nil)
         #expect(throws: ScanOptionError.self) { try configuration.apply([.plainReading: ["sometimes"]]) }
     }
