@@ -130,9 +130,3 @@ struct AnnotationPlan {
             bottom: max(top, clamp((ys.max() ?? 0).rounded(.up), height)))
     }
 }
-
-extension RecognizedWord {
-    /// Whether the word has any character that is not whitespace (a blank page can give an
-    /// empty "word").
-    var hasVisibleText: Bool { text.contains { !$0.isWhitespace } }
-}

@@ -18,6 +18,10 @@ public struct RecognizedWord: Sendable, Equatable, Codable {
         self.isFromDictionary = isFromDictionary
     }
 
+    /// Whether the word has a character that is not whitespace (a blank page can give an
+    /// empty "word").
+    var hasVisibleText: Bool { text.hasVisibleText }
+
     private enum CodingKeys: String, CodingKey { case text, confidence, boundingBox, isFromDictionary }
 
     /// Decodes a word written by this version or an older one (`isFromDictionary` false when
@@ -127,7 +131,7 @@ public struct RecognizedPage: Sendable, Equatable, Codable {
     /// over pictures, margins and textures, at 95 each: a screen photo read as garbage (its
     /// visible words at 27 on average) scored 55 by it.
     public var visibleWordConfidence: Int {
-        let visible = words.filter { $0.text.contains { !$0.isWhitespace } }
+        let visible = words.filter(\.hasVisibleText)
         guard !visible.isEmpty else { return 0 }
         return Int((visible.map(\.confidence).reduce(0, +) / Double(visible.count)).rounded())
     }
@@ -136,6 +140,6 @@ public struct RecognizedPage: Sendable, Equatable, Codable {
     /// empty "word" with a high confidence, so neither `meanConfidence` nor `words.count`
     /// alone can tell.
     public var hasText: Bool {
-        words.contains { word in word.text.contains { !$0.isWhitespace } }
+        words.contains(where: \.hasVisibleText)
     }
 }

@@ -173,7 +173,7 @@ public struct CoverageCheck: Sendable {
     /// The boxes of the page's words that hold visible characters (Tesseract also returns
     /// blank "words" over pictures and margins; they read nothing).
     static func wordBoxes(of page: RecognizedPage) -> [BoundingBox] {
-        page.words.filter { $0.text.contains { !$0.isWhitespace } }.map(\.boundingBox)
+        page.words.filter(\.hasVisibleText).map(\.boundingBox)
     }
 
     /// For each row of `ink`, whether each of its shapes lies inside one of `words` (its
@@ -282,7 +282,7 @@ public struct CoverageCheck: Sendable {
         of found: RecognizedPage, offsetBy region: BoundingBox, covering skipped: [BoundingBox]
     ) -> [RecognizedLine] {
         found.lines.compactMap { line in
-            let words = line.words.filter { $0.text.contains { !$0.isWhitespace } }.map { word in
+            let words = line.words.filter(\.hasVisibleText).map { word in
                 var moved = word
                 moved.boundingBox = word.boundingBox.offset(by: region.left, region.top)
                 return moved
@@ -303,7 +303,7 @@ public struct CoverageCheck: Sendable {
         _ lines: [RecognizedLine], into page: inout RecognizedPage, region: BoundingBox, xHeight: Double
     ) -> (lines: Int, words: Int) {
         guard !lines.isEmpty else { return (0, 0) }
-        let oldWordCount = page.words.count { $0.text.contains { !$0.isWhitespace } }
+        let oldWordCount = page.words.count(where: \.hasVisibleText)
         var newLines: [RecognizedLine] = []
         for line in lines {
             if let path = Self.partner(of: line, in: page, xHeight: xHeight) {
@@ -341,7 +341,7 @@ public struct CoverageCheck: Sendable {
         for (blockIndex, block) in page.blocks.enumerated() {
             for (paragraphIndex, paragraph) in block.paragraphs.enumerated() {
                 for (lineIndex, other) in paragraph.lines.enumerated()
-                where other.words.contains(where: { !$0.text.allSatisfy(\.isWhitespace) }) {
+                where other.words.contains(where: \.hasVisibleText) {
                     let otherBox = other.boundingBox
                     let overlap = min(box.bottom, otherBox.bottom) - max(box.top, otherBox.top)
                     let gap = max(box.left - otherBox.right, otherBox.left - box.right)
@@ -361,7 +361,7 @@ public struct CoverageCheck: Sendable {
     /// block in its column, before the first block to its right; else at the end.
     static func readingPosition(of box: BoundingBox, in page: RecognizedPage) -> Int {
         let withText = page.blocks.indices.filter { index in
-            page.blocks[index].paragraphs.contains { $0.lines.contains { $0.words.contains { !$0.text.allSatisfy(\.isWhitespace) } } }
+            page.blocks[index].paragraphs.contains { $0.lines.contains { $0.words.contains(where: \.hasVisibleText) } }
         }
         let sameColumn = withText.filter {
             let other = page.blocks[$0].boundingBox
@@ -379,7 +379,7 @@ public struct CoverageCheck: Sendable {
         var text = ""
         for block in page.blocks {
             for paragraph in block.paragraphs {
-                let lines = paragraph.lines.filter { $0.words.contains { !$0.text.allSatisfy(\.isWhitespace) } }
+                let lines = paragraph.lines.filter { $0.words.contains(where: \.hasVisibleText) }
                 guard !lines.isEmpty else { continue }
                 for line in lines { text += line.text + "\n" }
                 text += "\n"

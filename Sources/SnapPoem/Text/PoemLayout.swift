@@ -18,7 +18,7 @@ public enum PoemLayout {
     ///     measured between words (`RecognitionOptions.preserveInterwordSpaces`), rather than
     ///     its words joined by single spaces.
     public static func text(of page: RecognizedPage, preservingSpaces: Bool = false) -> String {
-        let lines = page.lines.filter { line in line.words.contains { $0.text.contains { !$0.isWhitespace } } }
+        let lines = page.lines.filter { line in line.words.contains(where: \.hasVisibleText) }
         guard !lines.isEmpty else { return "" }
         var texts = lines.map(\.text)
         if preservingSpaces {

@@ -41,7 +41,7 @@ struct EdgeNoiseLinesPass: ReadingPass {
     static func noiseLines(_ layout: [LayoutLine], readings: [RecognizedLine?], pageHeight: Int) -> [Int] {
         let withText = layout.indices.filter { index in
             guard index < readings.count, let line = readings[index] else { return false }
-            return line.text.contains { !$0.isWhitespace }
+            return line.text.hasVisibleText
         }
         guard withText.count > leastOtherLines,
             let top = withText.min(by: { layout[$0].box.top < layout[$1].box.top }),

@@ -48,7 +48,7 @@ struct LargeTypePass: ReadingPass {
     static func holdsOtherLines(_ index: Int, in state: ReadingState, image: PoemImage) -> Bool {
         guard let box = TesseractEngine.lineRectangle(state.found[index].box, in: image) else { return false }
         for (position, other) in state.reading.enumerated() where other != index && position < state.lines.count {
-            guard let line = state.lines[position], line.text.contains(where: { !$0.isWhitespace }) else { continue }
+            guard let line = state.lines[position], line.text.hasVisibleText else { continue }
             let read = state.found[other].box
             let middle = (read.top + read.bottom) / 2
             if middle >= box.top, middle < box.bottom, read.left < box.right, read.right > box.left { return true }

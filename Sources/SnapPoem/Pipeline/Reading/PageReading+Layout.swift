@@ -106,7 +106,7 @@ extension PageReading {
         var blocks: [RecognizedBlock] = []
         var lastBlock = -1, lastParagraph = -1
         for (entry, read) in zip(layout, lines) {
-            guard var line = read, line.words.contains(where: { $0.text.contains { !$0.isWhitespace } }) else { continue }
+            guard var line = read, line.words.contains(where: \.hasVisibleText) else { continue }
             line.boundingBox = entry.box
             if entry.block != lastBlock {
                 blocks.append(RecognizedBlock(paragraphs: [], boundingBox: entry.blockBox))

@@ -19,7 +19,7 @@ extension PageReading {
     /// Whether `line` holds a word with visible text read with less than
     /// `doubtfulWordConfidence`.
     static func hasDoubtfulWord(_ line: RecognizedLine) -> Bool {
-        line.words.contains { $0.confidence < doubtfulWordConfidence && $0.text.contains { !$0.isWhitespace } }
+        line.words.contains { $0.confidence < doubtfulWordConfidence && $0.hasVisibleText }
     }
 
     /// Reads the lines `indices` of `boxes` again, each from a copy of its rectangle
@@ -112,7 +112,7 @@ extension PageReading {
     /// Whether the first lines read give no text, or a mean word confidence under `threshold`
     /// (as `RecognizedPage.meanConfidence` rounds it): a page turned upside down.
     static func startsBadly(_ lines: [RecognizedLine], below threshold: Int) -> Bool {
-        let words = lines.flatMap(\.words).filter { $0.text.contains { !$0.isWhitespace } }
+        let words = lines.flatMap(\.words).filter(\.hasVisibleText)
         guard !words.isEmpty else { return true }
         return Int((words.map(\.confidence).reduce(0, +) / Double(words.count)).rounded()) < threshold
     }
@@ -156,7 +156,7 @@ extension PageReading {
 
     /// A line's mean word confidence over words with visible text; 0 for none.
     static func confidence(of line: RecognizedLine) -> Double {
-        let words = line.words.filter { $0.text.contains { !$0.isWhitespace } }
+        let words = line.words.filter(\.hasVisibleText)
         return words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
     }
 
